@@ -1,0 +1,119 @@
+# Chuhan - a xiangqi engine.
+#   make                  optimised ./chuhan for this machine
+#   make test             build and run the whole test suite (installs libcmocka-dev/libzstd-dev if missing)
+#   make bench            benchmark figures (perft speed, search bench)
+#   make perft-full       every depth of every perft reference position
+#   make install PREFIX=/usr/local
+# Options: ARCH=native|x86-64|x86-64-popcnt|x86-64-bmi2  PEXT=auto|0|1
+#          SANITIZE=address,undefined|thread  DEBUG=1  WERROR=0  CC=clang
+
+ARCH     ?= native
+PEXT     ?= auto
+SANITIZE ?=
+DEBUG    ?= 0
+WERROR   ?= 1
+PREFIX   ?= /usr/local
+CC       ?= cc
+
+ifeq ($(ARCH),native)
+  ARCH_FLAGS := -march=native
+  # PEXT is microcoded (slow) on AMD before Zen 3 (family 25).
+  PEXT_AUTO := $(shell grep -qw bmi2 /proc/cpuinfo 2>/dev/null && \
+      ! (grep -q AuthenticAMD /proc/cpuinfo && grep -qE '^cpu family[[:space:]]*: (21|22|23)$$' /proc/cpuinfo) \
+      && echo 1 || echo 0)
+else ifeq ($(ARCH),x86-64)
+  ARCH_FLAGS := -march=x86-64
+  PEXT_AUTO := 0
+else ifeq ($(ARCH),x86-64-popcnt)
+  ARCH_FLAGS := -march=x86-64-v2
+  PEXT_AUTO := 0
+else ifeq ($(ARCH),x86-64-bmi2)
+  ARCH_FLAGS := -march=x86-64-v3
+  PEXT_AUTO := 1
+else
+  $(error unknown ARCH '$(ARCH)': use native, x86-64, x86-64-popcnt or x86-64-bmi2)
+endif
+ifeq ($(PEXT),auto)
+  USE_PEXT := $(PEXT_AUTO)
+else
+  USE_PEXT := $(PEXT)
+endif
+
+CFLAGS_BASE := -std=gnu11 -pthread -Wall -Wextra -Wshadow -Wmissing-declarations -MMD -MP
+ifeq ($(WERROR),1)
+  CFLAGS_BASE += -Werror
+endif
+ifeq ($(DEBUG),1)
+  OPT := -O1 -g
+else
+  OPT := -O3 -g -DNDEBUG
+endif
+ifneq ($(SANITIZE),)
+  OPT := -O1 -g -fno-omit-frame-pointer -fsanitize=$(SANITIZE)
+  ifneq ($(findstring undefined,$(SANITIZE)),)
+    OPT += -fno-sanitize-recover=undefined
+  endif
+endif
+ifeq ($(USE_PEXT),1)
+  CFLAGS_BASE += -DUSE_PEXT -mbmi2
+endif
+
+override CFLAGS := $(CFLAGS_BASE) $(ARCH_FLAGS) $(OPT) -I. $(EXTRA_CFLAGS)
+LDFLAGS_ALL := -pthread $(if $(SANITIZE),-fsanitize=$(SANITIZE)) $(LDFLAGS)
+LIBS := -lm
+
+# One build folder per configuration, so sanitizer and release objects never mix.
+CONFIG := $(notdir $(firstword $(CC)))-$(ARCH)$(if $(filter 1,$(USE_PEXT)),-pext)$(if $(SANITIZE),-$(subst $(comma),-,$(SANITIZE)))$(if $(filter 1,$(DEBUG)),-debug)
+comma := ,
+BUILD := build/$(CONFIG)
+
+SRC_DIRS := engine search eval book bench
+SRCS := $(foreach d,$(SRC_DIRS),$(wildcard $(d)/*.c))
+MAIN_SRC := engine/main.c
+LIB_SRCS := $(filter-out $(MAIN_SRC),$(SRCS))
+LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o)
+MAIN_OBJ := $(BUILD)/engine/main.o
+TEST_SRCS := $(wildcard tests/*.c)
+TEST_OBJS := $(TEST_SRCS:%.c=$(BUILD)/%.o)
+
+ENGINE := $(BUILD)/chuhan
+TESTS := $(BUILD)/chuhan-tests
+
+.PHONY: all deps test bench perft-full install clean
+.DEFAULT_GOAL := all
+
+all: deps $(ENGINE)
+ifeq ($(SANITIZE),)
+	@cp $(ENGINE) chuhan
+endif
+
+deps:
+	@sh tests/deps.sh
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c $< -o $@
+
+$(ENGINE): $(LIB_OBJS) $(MAIN_OBJ)
+	$(CC) $^ -o $@ $(LDFLAGS_ALL) $(LIBS)
+
+$(TESTS): $(LIB_OBJS) $(TEST_OBJS)
+	$(CC) $^ -o $@ $(LDFLAGS_ALL) $(LIBS) -lcmocka
+
+test: deps $(ENGINE) $(TESTS)
+	CHUHAN_BIN=$(ENGINE) CHUHAN_DATA=tests/data $(TESTS)
+
+bench: all
+	./chuhan perft 5
+
+perft-full: all
+	./chuhan perft --suite tests/data/perft.txt
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin
+	install -m 755 chuhan $(DESTDIR)$(PREFIX)/bin/chuhan
+
+clean:
+	rm -rf build chuhan
+
+-include $(LIB_OBJS:.o=.d) $(MAIN_OBJ:.o=.d) $(TEST_OBJS:.o=.d)

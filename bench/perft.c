@@ -1,0 +1,129 @@
+#include "perft.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "engine/movegen.h"
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void trim(char *s)
+{
+    size_t n = strlen(s);
+    while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\n' || s[n - 1] == '\r'))
+        s[--n] = 0;
+    size_t k = strspn(s, " \t");
+    memmove(s, s + k, strlen(s + k) + 1);
+}
+
+bool perft_parse_case(const char *line, PerftCase *pc, char *err, size_t errlen)
+{
+    char buf[1024];
+    if (err && errlen)
+        err[0] = 0;
+    snprintf(buf, sizeof buf, "%s", line);
+    trim(buf);
+    if (!buf[0] || buf[0] == '#')
+        return false;
+    memset(pc, 0, sizeof *pc);
+    int field = 0;
+    for (char *tok = strtok(buf, ";"); tok; tok = strtok(NULL, ";"), field++) {
+        trim(tok);
+        if (field == 0) {
+            snprintf(pc->fen, sizeof pc->fen, "%s", tok);
+        } else if (tok[0] == 'D' && tok[1] >= '1' && tok[1] <= '9') {
+            char *end;
+            long d = strtol(tok + 1, &end, 10);
+            if (d < 1 || d > 15 || *end != ' ') {
+                snprintf(err, errlen, "bad depth field '%s'", tok);
+                return false;
+            }
+            pc->expected[d] = strtoull(end + 1, NULL, 10);
+            if (d > pc->max_depth)
+                pc->max_depth = (int)d;
+        } else if (!strncmp(tok, "id=", 3)) {
+            snprintf(pc->id, sizeof pc->id, "%s", tok + 3);
+        }
+    }
+    if (!pc->fen[0]) {
+        snprintf(err, errlen, "no FEN");
+        return false;
+    }
+    return true;
+}
+
+void perft_divide(Position *pos, int depth, FILE *out)
+{
+    double t0 = now_seconds();
+    Move moves[MAX_MOVES];
+    int n = gen_legal(pos, moves);
+    uint64_t total = 0;
+    for (int i = 0; i < n; i++) {
+        char text[8];
+        pos_do_move(pos, moves[i]);
+        uint64_t count = perft(pos, depth - 1);
+        pos_undo_move(pos);
+        move_str(moves[i], text, false);
+        fprintf(out, "%s: %llu\n", text, (unsigned long long)count);
+        total += count;
+    }
+    double dt = now_seconds() - t0;
+    fprintf(out, "\nnodes %llu\ntime %.3f s\nnps %.0f\n", (unsigned long long)total, dt,
+            dt > 0 ? (double)total / dt : 0.0);
+}
+
+int perft_suite(const char *path, uint64_t max_nodes, FILE *out)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return -1;
+    static Position pos;
+    char line[1024], err[160];
+    int bad = 0, lineno = 0;
+    while (fgets(line, sizeof line, f)) {
+        PerftCase pc;
+        lineno++;
+        if (!perft_parse_case(line, &pc, err, sizeof err)) {
+            if (err[0]) {
+                fprintf(out, "line %d: %s\n", lineno, err);
+                bad++;
+            }
+            continue;
+        }
+        if (!pos_set_fen(&pos, pc.fen, err, sizeof err)) {
+            fprintf(out, "FAIL %s: bad FEN: %s\n", pc.id, err);
+            bad++;
+            continue;
+        }
+        for (int d = 1; d <= pc.max_depth; d++) {
+            if (!pc.expected[d] || (max_nodes && pc.expected[d] > max_nodes))
+                continue;
+            double t0 = now_seconds();
+            uint64_t got = perft(&pos, d);
+            double dt = now_seconds() - t0;
+            bool ok = got == pc.expected[d];
+            bad += !ok;
+            fprintf(out, "%s %s depth %d: %llu (expected %llu) %.2f s\n", ok ? "ok  " : "FAIL", pc.id, d,
+                    (unsigned long long)got, (unsigned long long)pc.expected[d], dt);
+            fflush(out);
+        }
+    }
+    fclose(f);
+    return bad;
+}
+
+double perft_speed(int depth, uint64_t *nodes, double *seconds)
+{
+    static Position pos;
+    pos_set_fen(&pos, START_FEN, NULL, 0);
+    double t0 = now_seconds();
+    *nodes = perft(&pos, depth);
+    *seconds = now_seconds() - t0;
+    return *seconds > 0 ? (double)*nodes / *seconds : 0.0;
+}

@@ -1,0 +1,16 @@
+#include "init.h"
+
+#include <pthread.h>
+
+#include "bitboard.h"
+#include "position.h"
+
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+static void init_all(void)
+{
+    bb_init();
+    zobrist_init();
+}
+
+void chuhan_init(void) { pthread_once(&once, init_all); }

@@ -1,0 +1,84 @@
+/* The command line: with no arguments the engine serves a protocol on
+ * stdin; otherwise the first argument names a tool. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench/perft.h"
+#include "init.h"
+#include "movegen.h"
+
+static int usage(void)
+{
+    fprintf(stderr,
+            "usage: chuhan                      serve UCI/UCCI/xboard on stdin\n"
+            "       chuhan perft DEPTH [FEN]    leaf count per root move and in all\n"
+            "       chuhan perft --suite FILE [--max-nodes N]   check a perft reference file\n"
+            "       chuhan magics [SEED]        print a freshly generated magic table\n");
+    return 2;
+}
+
+static int cmd_perft(int argc, char **argv)
+{
+    if (argc >= 2 && !strcmp(argv[0], "--suite")) {
+        uint64_t max_nodes = 0;
+        if (argc >= 4 && !strcmp(argv[2], "--max-nodes"))
+            max_nodes = strtoull(argv[3], NULL, 10);
+        int bad = perft_suite(argv[1], max_nodes, stdout);
+        if (bad < 0) {
+            fprintf(stderr, "perft: cannot read %s\n", argv[1]);
+            return 2;
+        }
+        printf("%s: %d mismatch%s\n", bad ? "FAILED" : "all match", bad, bad == 1 ? "" : "es");
+        return bad ? 1 : 0;
+    }
+    if (argc < 1)
+        return usage();
+    char *end;
+    long depth = strtol(argv[0], &end, 10);
+    if (*end || depth < 1 || depth > 20) {
+        fprintf(stderr, "perft: depth must be a number from 1 to 20, not '%s'\n", argv[0]);
+        return 2;
+    }
+    char fen[512] = START_FEN;
+    if (argc > 1) {
+        fen[0] = 0;
+        for (int i = 1; i < argc; i++) {
+            if (strlen(fen) + strlen(argv[i]) + 2 > sizeof fen)
+                break;
+            if (i > 1)
+                strcat(fen, " ");
+            strcat(fen, argv[i]);
+        }
+        if (!strcmp(fen, "startpos"))
+            strcpy(fen, START_FEN);
+    }
+    static Position pos;
+    char err[160];
+    if (!pos_set_fen(&pos, fen, err, sizeof err)) {
+        fprintf(stderr, "perft: bad FEN: %s\n", err);
+        return 2;
+    }
+    perft_divide(&pos, (int)depth, stdout);
+    return 0;
+}
+
+static int cmd_magics(int argc, char **argv)
+{
+    unsigned long long seed = argc > 0 ? strtoull(argv[0], NULL, 10) : 20261129ULL;
+    return magic_generate(seed, stdout) ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+    chuhan_init();
+    if (argc < 2) {
+        fprintf(stderr, "protocol front-ends: not built yet\n");
+        return 1;
+    }
+    if (!strcmp(argv[1], "perft"))
+        return cmd_perft(argc - 2, argv + 2);
+    if (!strcmp(argv[1], "magics"))
+        return cmd_magics(argc - 2, argv + 2);
+    return usage();
+}

@@ -1,0 +1,192 @@
+/* FEN in and out: good FENs in every accepted form, and bad ones each
+ * rejected with their own reason, leaving the position untouched. */
+#include <stdio.h>
+#include <string.h>
+
+#include "engine/movegen.h"
+#include "tests.h"
+
+static Position pos;
+
+static void test_start_position(void **state)
+{
+    (void)state;
+    char err[160], fen[FEN_MAX];
+    assert_true(pos_set_fen(&pos, START_FEN, err, sizeof err));
+    pos_fen(&pos, fen);
+    assert_string_equal(fen, START_FEN);
+    assert_int_equal(popcount(pos.occupied), 32);
+    assert_int_equal(pos.side, RED);
+    assert_false(pos_in_check(&pos));
+    assert_int_equal(pos.king_sq[RED], make_square(4, 0));
+    assert_int_equal(pos.king_sq[BLACK], make_square(4, 9));
+    assert_int_equal(pos_piece_on(&pos, make_square(1, 2)), make_piece(RED, CANNON));
+    assert_int_equal(pos_piece_on(&pos, make_square(1, 9)), make_piece(BLACK, HORSE));
+    assert_true(pos_key(&pos) == pos_compute_key(&pos));
+}
+
+static void test_accepted_forms(void **state)
+{
+    (void)state;
+    char err[160], fen[FEN_MAX];
+    static const char *const same_as_start[] = {
+        "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR r - - 0 1",
+        "rheakaehr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RHEAKAEHR w - - 0 1",
+        "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w",
+        "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR",
+        "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w 0 1",
+        "  rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - -  ",
+        "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 0",
+    };
+    for (size_t i = 0; i < sizeof same_as_start / sizeof same_as_start[0]; i++) {
+        assert_true(pos_set_fen(&pos, same_as_start[i], err, sizeof err));
+        pos_fen(&pos, fen);
+        assert_string_equal(fen, START_FEN);
+    }
+    assert_true(pos_set_fen(&pos, "4k4/9/9/9/9/9/9/9/9/3K5 b - - 37 20", err, sizeof err));
+    pos_fen(&pos, fen);
+    assert_string_equal(fen, "4k4/9/9/9/9/9/9/9/9/3K5 b - - 37 20");
+    assert_int_equal(pos_state(&pos)->rule60, 37);
+    assert_int_equal(pos_game_ply(&pos), 39);
+}
+
+static void test_round_trip_perft_positions(void **state)
+{
+    (void)state;
+    FILE *f = fopen(test_data_path("perft.txt"), "r");
+    assert_non_null(f);
+    char line[1024], err[160], fen[FEN_MAX];
+    int n = 0;
+    while (fgets(line, sizeof line, f)) {
+        if (line[0] == '#')
+            continue;
+        *strchr(line, ';') = 0;
+        assert_true(pos_set_fen(&pos, line, err, sizeof err));
+        pos_fen(&pos, fen);
+        Position copy;
+        assert_true(pos_set_fen(&copy, fen, err, sizeof err));
+        assert_memory_equal(copy.board, pos.board, sizeof pos.board);
+        assert_true(pos_key(&copy) == pos_key(&pos));
+        n++;
+    }
+    fclose(f);
+    assert_true(n >= 18);
+}
+
+typedef struct {
+    const char *fen;
+    const char *reason; /* a part of the expected message */
+} BadFen;
+
+#define BOARD_OK "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR"
+
+static const BadFen BAD[] = {
+    {"", "empty FEN"},
+    {"   \t ", "empty FEN"},
+    {"rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/RNBAKABNR w", "only 9 ranks"},
+    {"rnbakabnr/9/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w", "too many ranks"},
+    {BOARD_OK "/ w", "too many ranks"},
+    {"rnbakabn/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w", "rank 9 has 8 points"},
+    {"rnbakabnrr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w", "rank 9 has more than 9 points"},
+    {"rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABN w", "rank 0 has 8 points"},
+    {"rnbakabnr/9/1c5c1/p1p1p1p1p/9/7/P1P1P1P1P/1C5C1/9/RNBAKABNR w", "rank 4 has 7 points"},
+    {"rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNX w", "invalid character 'X'"},
+    {"rnbakabnr/0/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w", "invalid character '0'"},
+    {"rnbakabnr/45/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w", "two digits in a row"},
+    {"rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBA1ABNR w", "red has no king"},
+    {"rnba1abnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w", "black has no king"},
+    {"4k4/9/9/9/9/9/9/9/4K4/3K5 w", "red has 2 kings"},
+    {"4k4/9/9/9/9/9/9/9/R8/RR1K5 w", "red has 3 rooks"},
+    {"4k4/9/9/9/9/PPPPP4/P8/9/9/3K5 w", "red has 6 pawns"},
+    {"4k4/9/9/9/9/9/9/9/C8/CC1K5 w", "red has 3 cannons"},
+    {"3nk4/9/9/9/9/9/9/9/9/3K1nn2 w", "black has 3 horses"},
+    {"3ak4/4a4/5a3/9/9/9/9/9/9/3K5 w", "black has 3 advisors"},
+    {"2b1k1b2/9/4b4/9/9/9/9/9/9/3K5 w", "black has 3 elephants"},
+    {"4k4/9/9/9/9/9/9/9/9/K8 w", "red king on a0 is outside its palace"},
+    {"4k4/9/9/9/9/9/9/9/9/2K6 w", "red king on c0 is outside its palace"},
+    {"9/9/9/4k4/9/9/9/9/9/3K5 w", "black king on e6 is outside its palace"},
+    {"4k4/9/9/9/9/9/9/9/9/2AK5 w", "red advisor on c0 is outside its palace"},
+    {"4k4/9/9/9/9/9/9/A8/9/3K5 w", "red advisor on a2 is outside its palace"},
+    {"4k4/9/9/9/4B4/9/9/9/9/3K5 w", "red elephant on e5 has crossed the river"},
+    {"4k4/9/9/9/9/4b4/9/9/9/3K5 w", "black elephant on e4 has crossed the river"},
+    {"4k4/9/9/9/9/9/9/9/4P4/3K5 w", "red pawn on e1 is behind its starting rank"},
+    {"4k4/4p4/9/9/9/9/9/9/9/3K5 w", "black pawn on e8 is behind its starting rank"},
+    {"4k4/9/9/9/9/9/9/9/9/4K4 w", "the kings face each other on the e-file"},
+    {"4k4/9/9/9/9/9/9/9/4R4/3K5 w", "black is in check but it is red's move"},
+    {"3k5/9/9/9/9/9/9/9/4r4/4K4 b", "red is in check but it is black's move"},
+    {"4k4/9/9/9/9/9/9/9/9/3K5 x", "side to move must be"},
+    {BOARD_OK " w KQkq - 0 1", "field 3 must be '-'"},
+    {BOARD_OK " w - e3 0 1", "field 4 must be '-'"},
+    {BOARD_OK " w - - abc 1", "halfmove clock 'abc'"},
+    {BOARD_OK " w - - -5 1", "halfmove clock '-5'"},
+    {BOARD_OK " w - - 5000 1", "halfmove clock '5000'"},
+    {BOARD_OK " w - - 0 one", "fullmove number 'one'"},
+    {BOARD_OK " w - - 0 1 extra", "unexpected text after the move counters"},
+    {"rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR\x01 w", "invalid character '?'"},
+};
+
+static void test_bad_fens(void **state)
+{
+    (void)state;
+    char err[160], fen[FEN_MAX];
+    assert_true(sizeof BAD / sizeof BAD[0] >= 30);
+    for (size_t i = 0; i < sizeof BAD / sizeof BAD[0]; i++) {
+        assert_true(pos_set_fen(&pos, START_FEN, err, sizeof err));
+        err[0] = 0;
+        bool ok = pos_set_fen(&pos, BAD[i].fen, err, sizeof err);
+        if (ok || !strstr(err, BAD[i].reason))
+            fail_msg("FEN '%s': %s, message '%s', expected '%s'", BAD[i].fen, ok ? "accepted" : "rejected", err,
+                     BAD[i].reason);
+        /* the position is untouched */
+        pos_fen(&pos, fen);
+        assert_string_equal(fen, START_FEN);
+        assert_true(pos_key(&pos) == pos_compute_key(&pos));
+    }
+}
+
+static void test_too_long_fen(void **state)
+{
+    (void)state;
+    char fen[400], err[160];
+    snprintf(fen, sizeof fen, "%s w - - 0 1", START_FEN);
+    memset(fen + strlen(fen), ' ', 300);
+    fen[sizeof fen - 1] = 0;
+    memcpy(fen + 390, "garbage", 7);
+    assert_false(pos_set_fen(&pos, fen, err, sizeof err));
+    assert_non_null(strstr(err, "FEN too long"));
+}
+
+static void test_move_text(void **state)
+{
+    (void)state;
+    char text[8];
+    assert_true(pos_set_fen(&pos, START_FEN, NULL, 0));
+    Move m = parse_move(&pos, "h2e2", false);
+    assert_int_equal(m, make_move(make_square(7, 2), make_square(4, 2)));
+    move_str(m, text, false);
+    assert_string_equal(text, "h2e2");
+    move_str(m, text, true);
+    assert_string_equal(text, "h3e3");
+    assert_int_equal(parse_move(&pos, "h3e3", true), m);
+    assert_int_equal(parse_move(&pos, "a0a2", true), MOVE_NONE); /* no rank 0 in 1-10 */
+    assert_int_equal(parse_move(&pos, "a1a3", true), make_move(0, 18));
+    assert_int_equal(parse_move(&pos, "h2e3", false), MOVE_NONE);
+    assert_int_equal(parse_move(&pos, "h2e2x", false), MOVE_NONE);
+    assert_int_equal(parse_move(&pos, "z9e2", false), MOVE_NONE);
+    assert_int_equal(parse_move(&pos, "h7e7", false), MOVE_NONE); /* black's cannon */
+    assert_int_equal(parse_move(&pos, "", false), MOVE_NONE);
+    assert_int_equal(parse_move(&pos, "b2b9", false), make_move(19, 82)); /* cannon takes horse */
+    move_str(MOVE_NONE, text, false);
+    assert_string_equal(text, "(none)");
+}
+
+const struct CMUnitTest *position_tests(size_t *count)
+{
+    static const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_start_position), cmocka_unit_test(test_accepted_forms),
+        cmocka_unit_test(test_round_trip_perft_positions), cmocka_unit_test(test_bad_fens),
+        cmocka_unit_test(test_too_long_fen), cmocka_unit_test(test_move_text),
+    };
+    *count = sizeof tests / sizeof tests[0];
+    return tests;
+}

@@ -1,0 +1,23 @@
+/* The cmocka test groups, one per module; tests/main.c runs them all. */
+#ifndef CHUHAN_TESTS_H
+#define CHUHAN_TESTS_H
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+/* Each module's tests; main.c runs them as one cmocka group. */
+const struct CMUnitTest *bitboard_tests(size_t *count);
+const struct CMUnitTest *position_tests(size_t *count);
+const struct CMUnitTest *movegen_tests(size_t *count);
+
+/* Where the test data lives (tests/data, or $CHUHAN_DATA). */
+const char *test_data_path(const char *name);
+/* The engine binary under test ($CHUHAN_BIN, default ./chuhan). */
+const char *test_engine_path(void);
+/* A small deterministic generator for randomised tests. */
+uint64_t test_rand(uint64_t *state);
+
+#endif
