@@ -5,7 +5,7 @@
 #   make perft-full       every depth of every perft reference position
 #   make install PREFIX=/usr/local
 # Options: ARCH=native|x86-64|x86-64-popcnt|x86-64-bmi2  PEXT=auto|0|1
-#          SANITIZE=address,undefined|thread  DEBUG=1  WERROR=0  CC=clang
+#          SANITIZE=address,undefined|thread  DEBUG=1  WERROR=0  CC=clang  BUILD_TAG=name
 
 ARCH     ?= native
 PEXT     ?= auto
@@ -60,12 +60,15 @@ endif
 
 override CFLAGS := $(CFLAGS_BASE) $(ARCH_FLAGS) $(OPT) -I. $(EXTRA_CFLAGS)
 LDFLAGS_ALL := -pthread $(if $(SANITIZE),-fsanitize=$(SANITIZE)) $(LDFLAGS)
-LIBS := -lm
+LIBS := -lzstd -lm
 
 # One build folder per configuration, so sanitizer and release objects never mix.
 CONFIG := $(notdir $(firstword $(CC)))-$(ARCH)$(if $(filter 1,$(USE_PEXT)),-pext)$(if $(SANITIZE),-$(subst $(comma),-,$(SANITIZE)))$(if $(filter 1,$(DEBUG)),-debug)
 comma := ,
-BUILD := build/$(CONFIG)
+# BUILD_TAG=name keeps a separate build folder (and leaves ./chuhan alone),
+# for several builds of one tree at once.
+BUILD_TAG ?=
+BUILD := build/$(CONFIG)$(if $(BUILD_TAG),-$(BUILD_TAG))
 
 SRC_DIRS := engine search eval book bench
 SRCS := $(foreach d,$(SRC_DIRS),$(wildcard $(d)/*.c))
@@ -83,7 +86,7 @@ TESTS := $(BUILD)/chuhan-tests
 .DEFAULT_GOAL := all
 
 all: deps $(ENGINE)
-ifeq ($(SANITIZE),)
+ifeq ($(SANITIZE)$(BUILD_TAG),)
 	@cp $(ENGINE) chuhan
 endif
 
@@ -100,7 +103,7 @@ $(ENGINE): $(LIB_OBJS) $(MAIN_OBJ)
 $(TESTS): $(LIB_OBJS) $(TEST_OBJS)
 	$(CC) $^ -o $@ $(LDFLAGS_ALL) $(LIBS) -lcmocka
 
-test: deps $(ENGINE) $(TESTS)
+test: all $(TESTS)
 	CHUHAN_BIN=$(ENGINE) CHUHAN_DATA=tests/data $(TESTS)
 
 bench: all

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "bench/perft.h"
+#include "cli.h"
 #include "init.h"
 #include "movegen.h"
 
@@ -18,7 +19,7 @@ static int usage(void)
     return 2;
 }
 
-static int cmd_perft(int argc, char **argv)
+int cli_perft(int argc, char **argv)
 {
     if (argc >= 2 && !strcmp(argv[0], "--suite")) {
         uint64_t max_nodes = 0;
@@ -63,11 +64,19 @@ static int cmd_perft(int argc, char **argv)
     return 0;
 }
 
-static int cmd_magics(int argc, char **argv)
+int cli_magics(int argc, char **argv)
 {
     unsigned long long seed = argc > 0 ? strtoull(argv[0], NULL, 10) : 20261129ULL;
     return magic_generate(seed, stdout) ? 1 : 0;
 }
+
+static const struct {
+    const char *name;
+    int (*run)(int argc, char **argv);
+} COMMANDS[] = {
+    {"perft", cli_perft}, {"magics", cli_magics}, {"judge", cli_judge},
+    {"book", cli_book},   {"pgn", cli_pgn},
+};
 
 int main(int argc, char **argv)
 {
@@ -76,9 +85,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "protocol front-ends: not built yet\n");
         return 1;
     }
-    if (!strcmp(argv[1], "perft"))
-        return cmd_perft(argc - 2, argv + 2);
-    if (!strcmp(argv[1], "magics"))
-        return cmd_magics(argc - 2, argv + 2);
+    for (size_t i = 0; i < sizeof COMMANDS / sizeof COMMANDS[0]; i++)
+        if (!strcmp(argv[1], COMMANDS[i].name))
+            return COMMANDS[i].run(argc - 2, argv + 2);
     return usage();
 }

@@ -12,6 +12,9 @@
 const struct CMUnitTest *bitboard_tests(size_t *count);
 const struct CMUnitTest *position_tests(size_t *count);
 const struct CMUnitTest *movegen_tests(size_t *count);
+const struct CMUnitTest *rules_tests(size_t *count);
+const struct CMUnitTest *notation_tests(size_t *count);
+const struct CMUnitTest *book_tests(size_t *count);
 
 /* Where the test data lives (tests/data, or $CHUHAN_DATA). */
 const char *test_data_path(const char *name);

@@ -1,0 +1,13 @@
+/* The command-line tools, one entry each; engine/main.c dispatches on the
+ * first argument.  Each takes the arguments after its name and returns the
+ * process exit status. */
+#ifndef CHUHAN_CLI_H
+#define CHUHAN_CLI_H
+
+int cli_perft(int argc, char **argv);  /* engine/main.c */
+int cli_magics(int argc, char **argv); /* engine/main.c */
+int cli_judge(int argc, char **argv);  /* engine/rules_cli.c */
+int cli_book(int argc, char **argv);   /* book/book_cli.c */
+int cli_pgn(int argc, char **argv);    /* engine/pgn_cli.c */
+
+#endif
