@@ -13,7 +13,6 @@ Bitboard PalaceBB[COLOR_NB];
 Bitboard AdvisorPointsBB[COLOR_NB];
 Bitboard ElephantPointsBB[COLOR_NB];
 Bitboard PawnPointsBB[COLOR_NB];
-Bitboard PawnZoneBB[COLOR_NB];
 
 Bitboard KingMoves[SQUARE_NB];
 Bitboard AdvisorMoves[SQUARE_NB];
@@ -153,7 +152,7 @@ static void init_masks(void)
     memset(FileBB, 0, sizeof FileBB);
     memset(RankBB, 0, sizeof RankBB);
     for (int c = 0; c < COLOR_NB; c++)
-        HalfBB[c] = PalaceBB[c] = PawnZoneBB[c] = AdvisorPointsBB[c] = ElephantPointsBB[c] = PawnPointsBB[c] = 0;
+        HalfBB[c] = PalaceBB[c] = AdvisorPointsBB[c] = ElephantPointsBB[c] = PawnPointsBB[c] = 0;
 
     for (int s = 0; s < SQUARE_NB; s++) {
         int f = sq_file(s), r = sq_rank(s);
@@ -175,8 +174,6 @@ static void init_masks(void)
                 ElephantPointsBB[c] |= SquareBB[s];
             if (rr >= 5 || ((rr == 3 || rr == 4) && f % 2 == 0))
                 PawnPointsBB[c] |= SquareBB[s];
-            if (rr >= 3)
-                PawnZoneBB[c] |= SquareBB[s];
         }
     }
 }

@@ -31,7 +31,6 @@ extern Bitboard PalaceBB[COLOR_NB];
 extern Bitboard AdvisorPointsBB[COLOR_NB];  /* the 5 points an advisor can stand on */
 extern Bitboard ElephantPointsBB[COLOR_NB]; /* the 7 points an elephant can stand on */
 extern Bitboard PawnPointsBB[COLOR_NB];     /* the points a pawn can reach in play */
-extern Bitboard PawnZoneBB[COLOR_NB];       /* its starting rank and beyond */
 
 extern Bitboard KingMoves[SQUARE_NB];
 extern Bitboard AdvisorMoves[SQUARE_NB];

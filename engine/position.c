@@ -52,9 +52,10 @@ Bitboard pos_attackers(const Position *pos, int s, int c, Bitboard occ)
     Bitboard theirs = pos->by_color[c];
     Bitboard rook, cannon;
     line_attacks(s, occ, &rook, &cannon);
-    return ((rook & (pos->by_type[ROOK] | pos->by_type[KING])) | (cannon & pos->by_type[CANNON])
+    return ((rook & pos->by_type[ROOK]) | (cannon & pos->by_type[CANNON])
             | (horse_attackers(s, occ) & pos->by_type[HORSE]) | (PawnAttackers[c][s] & pos->by_type[PAWN])
-            | (AdvisorMoves[s] & pos->by_type[ADVISOR]) | (elephant_moves(s, occ) & pos->by_type[ELEPHANT]))
+            | (AdvisorMoves[s] & pos->by_type[ADVISOR]) | (elephant_moves(s, occ) & pos->by_type[ELEPHANT])
+            | (KingMoves[s] & pos->by_type[KING]))
          & theirs;
 }
 
@@ -146,6 +147,70 @@ bool pos_pseudo_legal(const Position *pos, Move m)
     default: return false;
     }
     return bb_test(att, to);
+}
+
+bool pos_gives_check(const Position *pos, Move m)
+{
+    int us = pos->side, them = !us;
+    int from = move_from(m), to = move_to(m), pt = piece_type(pos->board[from]);
+    int ksq = pos->king_sq[them];
+    Bitboard occ = (pos->occupied ^ SquareBB[from]) | SquareBB[to];
+    /* Our pieces after the move: the mover leaves from and stands on to
+     * (whatever it captured there is gone). */
+    Bitboard mine = pos->by_color[us] & ~SquareBB[from];
+    Bitboard rooks = pos->by_type[ROOK] & mine, cannons = pos->by_type[CANNON] & mine;
+    Bitboard horses = pos->by_type[HORSE] & mine, pawns = pos->by_type[PAWN] & mine;
+    switch (pt) {
+    case ROOK: rooks |= SquareBB[to]; break;
+    case CANNON: cannons |= SquareBB[to]; break;
+    case HORSE: horses |= SquareBB[to]; break;
+    case PAWN: pawns |= SquareBB[to]; break;
+    default: break;
+    }
+    Bitboard rook, cannon;
+    line_attacks(ksq, occ, &rook, &cannon);
+    return ((rook & rooks) | (cannon & cannons) | (horse_attackers(ksq, occ) & horses) | (PawnAttackers[us][ksq] & pawns))
+        != 0;
+}
+
+const int SeeValue[PIECE_TYPE_NB] = {0, 100, 200, 200, 420, 440, 920, 10000};
+
+bool pos_see_ge(const Position *pos, Move m, int threshold)
+{
+    int from = move_from(m), to = move_to(m);
+    int swap = SeeValue[piece_type(pos->board[to])] - threshold;
+    if (swap < 0)
+        return false;
+    swap = SeeValue[piece_type(pos->board[from])] - swap;
+    if (swap <= 0)
+        return true;
+    Bitboard occ = pos->occupied ^ SquareBB[from];
+    int stm = pos->side;
+    bool res = true;
+    for (;;) {
+        stm = !stm;
+        /* Attackers change as pieces leave: screens vanish, legs clear. */
+        Bitboard attackers = pos_attackers(pos, to, stm, occ) & occ;
+        if (!attackers)
+            break;
+        res = !res;
+        int pt = PAWN;
+        Bitboard b = 0;
+        for (; pt <= KING; pt++)
+            if ((b = attackers & pos->by_type[pt]))
+                break;
+        if (pt == KING) {
+            /* The king may take only if the other side has nothing left. */
+            if (pos_attackers(pos, to, !stm, occ) & occ)
+                res = !res;
+            break;
+        }
+        swap = SeeValue[pt] - swap;
+        if (swap < (int)res)
+            break;
+        occ ^= SquareBB[lsb(b)];
+    }
+    return res;
 }
 
 /* ---- make / unmake ---- */
@@ -291,10 +356,10 @@ static bool read_number(const char *tok, long max, long *out)
 
 /* Check that the placement on board[] is one the move rules can work with:
  * kings and advisors in their palace, elephants on their side of the river,
- * pawns not behind their starting rank, no more pieces than a side owns.
- * Advisors and elephants off their usual points, and pawns on the wrong file
- * before the river, are accepted: published perft suites use them (an
- * advisor on d1 in mcr_horsecheck). */
+ * no pawn on its own back rank, no more pieces than a side owns.  Advisors
+ * and elephants off their usual points and pawns a rank behind their start
+ * are accepted: published perft suites and rule-book diagrams use them (an
+ * advisor on d1 in mcr_horsecheck, a black pawn on i7 in WXF diagram 71). */
 static bool validate_placement(const uint8_t board[SQUARE_NB], char *err, size_t errlen)
 {
     static const int MAX_COUNT[PIECE_TYPE_NB] = {0, 5, 2, 2, 2, 2, 2, 1};
@@ -323,8 +388,8 @@ static bool validate_placement(const uint8_t board[SQUARE_NB], char *err, size_t
                 return fail(err, errlen, "%s elephant on %s has crossed the river", COLOR_NAMES[c], name);
             break;
         case PAWN:
-            if (!bb_test(PawnZoneBB[c], s))
-                return fail(err, errlen, "%s pawn on %s is behind its starting rank", COLOR_NAMES[c], name);
+            if (bb_test(RankBB[c == RED ? 0 : 9], s))
+                return fail(err, errlen, "%s pawn on %s stands on its own back rank", COLOR_NAMES[c], name);
             break;
         default:
             break;

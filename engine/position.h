@@ -59,13 +59,20 @@ static inline int pos_room(const Position *pos)
 /* The key computed from scratch (for tests and debugging). */
 Key pos_compute_key(const Position *pos);
 
-/* Pieces of colour c that attack s, with occupancy occ. */
+/* Pieces of colour c that could capture on s, with occupancy occ (the
+ * king by its palace steps; the kings' facing along a file is not counted). */
 Bitboard pos_attackers(const Position *pos, int s, int c, Bitboard occ);
 
 /* Is the pseudo-legal move m legal (own king safe, kings not facing)? */
 bool pos_legal(const Position *pos, Move m);
 /* Is m a pseudo-legal move here (for moves from the TT or killers)? */
 bool pos_pseudo_legal(const Position *pos, Move m);
+/* Does the (legal) move m give check? */
+bool pos_gives_check(const Position *pos, Move m);
+/* Static exchange: does m win at least threshold (in SeeValue units)? */
+bool pos_see_ge(const Position *pos, Move m, int threshold);
+extern const int SeeValue[PIECE_TYPE_NB];
+
 /* Would moving from -> to leave the mover's king safe? */
 bool pos_king_safe_after(const Position *pos, int from, int to);
 

@@ -159,7 +159,7 @@ static int naive_legal(const Position *p, Move *out)
 
 static int cmp_moves(const void *a, const void *b) { return (int)*(const Move *)a - (int)*(const Move *)b; }
 
-static void check_generators(const Position *p)
+static void check_generators(Position *p)
 {
     Move legal[MAX_MOVES], naive[SQUARE_NB * 4], pseudo[MAX_MOVES], caps[MAX_MOVES], quiets[MAX_MOVES];
     int nl = gen_legal(p, legal), nn = naive_legal(p, naive);
@@ -189,6 +189,20 @@ static void check_generators(const Position *p)
     for (int f = 0; f < SQUARE_NB; f++)
         for (int t = 0; t < SQUARE_NB; t++)
             assert_int_equal(pos_pseudo_legal(p, make_move(f, t)), in_pseudo[f][t]);
+    /* pos_gives_check agrees with making the move */
+    Position *mp = (Position *)p;
+    for (int i = 0; i < nl; i++) {
+        bool predicted = pos_gives_check(p, legal[i]);
+        pos_do_move(mp, legal[i]);
+        bool actual = pos_in_check(mp);
+        pos_undo_move(mp);
+        if (predicted != actual) {
+            char fen[FEN_MAX], text[8];
+            pos_fen(p, fen);
+            move_str(legal[i], text, false);
+            fail_msg("pos_gives_check(%s) in %s says %d", text, fen, predicted);
+        }
+    }
     /* pos_legal agrees with the legal list */
     int nlegal = 0;
     for (int i = 0; i < np; i++)
@@ -229,6 +243,18 @@ static void test_generators_match_naive(void **state)
     assert_true(nodes > 3000);
 }
 
+static void test_gives_check_by_capture(void **state)
+{
+    (void)state;
+    /* a rook taking a rook gives check along the file */
+    assert_true(pos_set_fen(&pos, "4k4/9/9/9/4r4/9/9/9/9/3KR4 w - - 0 1", NULL, 0));
+    assert_true(pos_gives_check(&pos, parse_move(&pos, "e0e5", false)));
+    assert_false(pos_gives_check(&pos, parse_move(&pos, "e0f0", false)));
+    /* a cannon taking a rook next to the king does not check (no screen) */
+    assert_true(pos_set_fen(&pos, "2ba1a3/r3k4/2n1b2n1/p1p1p1p1p/9/6P2/P1P5P/cC1C5/c3KR3/3A1AB2 b - - 1 6", NULL, 0));
+    assert_false(pos_gives_check(&pos, parse_move(&pos, "a1f1", false)));
+}
+
 static void test_no_move_positions(void **state)
 {
     (void)state;
@@ -253,6 +279,7 @@ const struct CMUnitTest *movegen_tests(size_t *count)
         cmocka_unit_test(test_perft_references),
         cmocka_unit_test(test_make_unmake_restores),
         cmocka_unit_test(test_generators_match_naive),
+        cmocka_unit_test(test_gives_check_by_capture),
         cmocka_unit_test(test_no_move_positions),
     };
     *count = sizeof tests / sizeof tests[0];
