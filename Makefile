@@ -63,8 +63,8 @@ LDFLAGS_ALL := -pthread $(if $(SANITIZE),-fsanitize=$(SANITIZE)) $(LDFLAGS)
 LIBS := -lzstd -lm
 
 # One build folder per configuration, so sanitizer and release objects never mix.
-CONFIG := $(notdir $(firstword $(CC)))-$(ARCH)$(if $(filter 1,$(USE_PEXT)),-pext)$(if $(SANITIZE),-$(subst $(comma),-,$(SANITIZE)))$(if $(filter 1,$(DEBUG)),-debug)
 comma := ,
+CONFIG := $(notdir $(firstword $(CC)))-$(ARCH)$(if $(filter 1,$(USE_PEXT)),-pext)$(if $(SANITIZE),-$(subst $(comma),-,$(SANITIZE)))$(if $(filter 1,$(DEBUG)),-debug)
 # BUILD_TAG=name keeps a separate build folder (and leaves ./chuhan alone),
 # for several builds of one tree at once.
 BUILD_TAG ?=
@@ -118,5 +118,16 @@ install: all
 
 clean:
 	rm -rf build chuhan
+
+# ---- Opening book (book/, issue 9) -------------------------------------------
+# book/default_book.c embeds book/default.book with .incbin: depend on the book
+# so that a rebuilt book is re-linked.  `make default-book` rebuilds the book
+# from the CCPD master games (CC BY 4.0, see README) with the engine built here.
+BOOK_FLAGS ?= --max-ply 30 --min-games 3
+$(BUILD)/book/default_book.o: book/default.book
+.PHONY: default-book
+default-book: $(ENGINE)
+	$(ENGINE) book build -o book/default.book $(BOOK_FLAGS) tests/data/ccpd-master-games.pgn.zst
+# ------------------------------------------------------------------------------
 
 -include $(LIB_OBJS:.o=.d) $(MAIN_OBJ:.o=.d) $(TEST_OBJS:.o=.d)

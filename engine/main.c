@@ -6,6 +6,7 @@
 
 #include "bench/perft.h"
 #include "cli.h"
+#include "protocol.h"
 #include "init.h"
 #include "movegen.h"
 
@@ -15,6 +16,7 @@ static int usage(void)
             "usage: chuhan                      serve UCI/UCCI/xboard on stdin\n"
             "       chuhan perft DEPTH [FEN]    leaf count per root move and in all\n"
             "       chuhan perft --suite FILE [--max-nodes N]   check a perft reference file\n"
+            "       chuhan bench [DEPTH]        search the bench positions; the node count is the signature\n"
             "       chuhan magics [SEED]        print a freshly generated magic table\n");
     return 2;
 }
@@ -74,17 +76,15 @@ static const struct {
     const char *name;
     int (*run)(int argc, char **argv);
 } COMMANDS[] = {
-    {"perft", cli_perft}, {"magics", cli_magics}, {"judge", cli_judge},
+    {"perft", cli_perft}, {"magics", cli_magics}, {"bench", cli_bench}, {"judge", cli_judge},
     {"book", cli_book},   {"pgn", cli_pgn},
 };
 
 int main(int argc, char **argv)
 {
     chuhan_init();
-    if (argc < 2) {
-        fprintf(stderr, "protocol front-ends: not built yet\n");
-        return 1;
-    }
+    if (argc < 2)
+        return protocol_main(stdin, stdout);
     for (size_t i = 0; i < sizeof COMMANDS / sizeof COMMANDS[0]; i++)
         if (!strcmp(argv[1], COMMANDS[i].name))
             return COMMANDS[i].run(argc - 2, argv + 2);

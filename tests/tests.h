@@ -15,6 +15,8 @@ const struct CMUnitTest *movegen_tests(size_t *count);
 const struct CMUnitTest *rules_tests(size_t *count);
 const struct CMUnitTest *notation_tests(size_t *count);
 const struct CMUnitTest *book_tests(size_t *count);
+const struct CMUnitTest *search_tests(size_t *count);
+const struct CMUnitTest *uci_tests(size_t *count);
 
 /* Where the test data lives (tests/data, or $CHUHAN_DATA). */
 const char *test_data_path(const char *name);

@@ -1,0 +1,19 @@
+/* The bench: a fixed search over fixed positions, whose node count is the
+ * regression signature of the engine. */
+#ifndef CHUHAN_BENCH_H
+#define CHUHAN_BENCH_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#define BENCH_DEPTH 13
+
+extern const char *const BenchFens[];
+extern const int BenchCount;
+
+/* Search every bench position to depth with one thread and a cleared
+ * 16 MB table; print each one's nodes and the totals to out.  Returns the
+ * node count (0 on failure); *nps gets the speed. */
+uint64_t bench_run(int depth, FILE *out, double *nps);
+
+#endif

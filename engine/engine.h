@@ -1,0 +1,68 @@
+/* The engine API: one Engine owns the position, the options, the
+ * transposition table and the thread pool.  Protocol front-ends (UCI, UCCI,
+ * xboard) only parse text and call these; the engine reports back through
+ * the callbacks, from the search thread. */
+#ifndef CHUHAN_ENGINE_H
+#define CHUHAN_ENGINE_H
+
+#include "position.h"
+#include "search/search.h"
+
+typedef struct Engine Engine;
+
+typedef struct {
+    void (*info)(void *ctx, const SearchInfo *info);
+    void (*bestmove)(void *ctx, Move best, Move ponder);
+    void (*message)(void *ctx, const char *text); /* one line, e.g. a book move or a warning */
+    void *ctx;
+} EngineCallbacks;
+
+typedef enum { OPT_SPIN, OPT_CHECK, OPT_COMBO, OPT_BUTTON, OPT_STRING } OptionType;
+
+typedef struct {
+    const char *name;
+    OptionType type;
+    const char *def; /* default as text */
+    long min, max;   /* spin */
+    const char *vars[8]; /* combo values, NULL-terminated */
+} OptionInfo;
+
+Engine *engine_new(const EngineCallbacks *cb, char *err, size_t errlen);
+void engine_free(Engine *e);
+
+/* Options, by the names UCI users know (case-insensitive). */
+int engine_option_count(void);
+const OptionInfo *engine_option(int i);
+const OptionInfo *engine_find_option(const char *name);
+/* Set an option from text; false with a reason if the name or value is bad. */
+bool engine_set_option(Engine *e, const char *name, const char *value, char *err, size_t errlen);
+/* The current value of an option as text (into buf), NULL if unknown. */
+const char *engine_get_option(Engine *e, const char *name, char *buf, size_t len);
+
+/* Set the game: a FEN (NULL for the start position) and moves from it, in
+ * UCI text (ranks 1-10 when rank1).  On error the old game is kept. */
+bool engine_set_position(Engine *e, const char *fen, const char *const *moves, int nmoves, bool rank1, char *err,
+                         size_t errlen);
+/* Play one more move in the game (UCI text); false if illegal. */
+bool engine_push_move(Engine *e, Move m);
+/* Take back the last move of the game; false if there is none. */
+bool engine_pop_move(Engine *e);
+const Position *engine_position(const Engine *e);
+
+void engine_new_game(Engine *e);
+/* Start thinking; returns at once.  The best move comes by callback. */
+void engine_go(Engine *e, const SearchLimits *limits);
+void engine_stop(Engine *e);
+void engine_ponderhit(Engine *e);
+/* Wait until the running search (if any) has reported its move. */
+void engine_wait(Engine *e);
+bool engine_searching(Engine *e);
+
+/* Static evaluation of the current position, side to move's view. */
+int engine_eval(Engine *e);
+
+/* Search a position to a fixed depth with one thread and a cleared table,
+ * silently; returns the nodes searched (the bench). */
+uint64_t engine_bench_search(Engine *e, int depth, Move *best);
+
+#endif

@@ -1,0 +1,343 @@
+/* UCI front-end, in the dialect xiangqi GUIs speak (Pikafish-compatible:
+ * moves like h2e2 with ranks 0-9, no variant option needed).  It only
+ * parses and prints; the engine API does the work. */
+#include <math.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "init.h"
+#include "movegen.h"
+#include "protocol.h"
+
+typedef struct {
+    Engine *engine;
+    Output *out;
+    atomic_bool show_wdl; /* read by the search thread's info callback */
+    bool rank1; /* UCI_Variant mode: ranks 1-10 */
+} Uci;
+
+/* Win/draw/loss per mille from a score, by a logistic model fitted by eye
+ * to engine self-play: 50% wins at about +2.5 pawns. */
+static void score_wdl(int score, int wdl[3])
+{
+    double a = 250, b = 80;
+    double w = 1000 / (1 + exp((a - score) / b));
+    double l = 1000 / (1 + exp((a + score) / b));
+    wdl[0] = (int)(w + 0.5);
+    wdl[2] = (int)(l + 0.5);
+    wdl[1] = 1000 - wdl[0] - wdl[2];
+}
+
+static void format_score(int score, char *buf, size_t len)
+{
+    if (score >= VALUE_MATE_IN_MAX_PLY)
+        snprintf(buf, len, "mate %d", (VALUE_MATE - score + 1) / 2);
+    else if (score <= -VALUE_MATE_IN_MAX_PLY)
+        snprintf(buf, len, "mate %d", -(VALUE_MATE + score) / 2);
+    else
+        snprintf(buf, len, "cp %d", score);
+}
+
+static void on_info(void *ctx, const SearchInfo *info)
+{
+    Uci *u = ctx;
+    char score[32], wdl[48] = "", pv[MAX_PLY * 6 + 8];
+    format_score(info->score, score, sizeof score);
+    const char *bound = info->bound == TT_BOUND_LOWER ? " lowerbound" : info->bound == TT_BOUND_UPPER ? " upperbound" : "";
+    if (atomic_load(&u->show_wdl) && !is_mate_score(info->score)) {
+        int w[3];
+        score_wdl(info->score, w);
+        snprintf(wdl, sizeof wdl, " wdl %d %d %d", w[0], w[1], w[2]);
+    }
+    size_t n = 0;
+    pv[0] = 0;
+    for (int i = 0; i < info->pv_len && n + 8 < sizeof pv; i++) {
+        char m[8];
+        move_str(info->pv[i], m, u->rank1);
+        n += (size_t)snprintf(pv + n, sizeof pv - n, " %s", m);
+    }
+    uint64_t nps = info->time_ms > 0 ? info->nodes * 1000 / (uint64_t)info->time_ms : info->nodes;
+    if (info->depth == 0 && info->pv_len == 0) {
+        out_line(u->out, "info depth 0 score %s", score);
+        return;
+    }
+    out_line(u->out, "info depth %d seldepth %d multipv %d score %s%s%s nodes %llu nps %llu hashfull %d time %lld pv%s",
+             info->depth, info->seldepth, info->multipv, score, bound, wdl, (unsigned long long)info->nodes,
+             (unsigned long long)nps, info->hashfull, (long long)info->time_ms, pv);
+}
+
+static void on_bestmove(void *ctx, Move best, Move ponder)
+{
+    Uci *u = ctx;
+    char b[8], p[8];
+    move_str(best, b, u->rank1);
+    if (best && ponder) {
+        move_str(ponder, p, u->rank1);
+        out_line(u->out, "bestmove %s ponder %s", b, p);
+    } else {
+        out_line(u->out, "bestmove %s", b);
+    }
+}
+
+static void on_message(void *ctx, const char *text)
+{
+    Uci *u = ctx;
+    out_line(u->out, "info string %s", text);
+}
+
+static void cmd_uci(Uci *u)
+{
+    out_line(u->out, "id name %s %s", CHUHAN_NAME, CHUHAN_VERSION);
+    out_line(u->out, "id author the Chuhan developers");
+    for (int i = 0; i < engine_option_count(); i++) {
+        const OptionInfo *o = engine_option(i);
+        switch (o->type) {
+        case OPT_SPIN:
+            out_line(u->out, "option name %s type spin default %s min %ld max %ld", o->name, o->def, o->min, o->max);
+            break;
+        case OPT_CHECK:
+            out_line(u->out, "option name %s type check default %s", o->name, o->def);
+            break;
+        case OPT_BUTTON:
+            out_line(u->out, "option name %s type button", o->name);
+            break;
+        case OPT_STRING:
+            out_line(u->out, "option name %s type string default %s", o->name, *o->def ? o->def : "<empty>");
+            break;
+        case OPT_COMBO: {
+            char vars[256] = "";
+            size_t n = 0;
+            for (int k = 0; o->vars[k] && n < sizeof vars; k++)
+                n += (size_t)snprintf(vars + n, sizeof vars - n, " var %s", o->vars[k]);
+            out_line(u->out, "option name %s type combo default %s%s", o->name, o->def, vars);
+            break;
+        }
+        }
+    }
+    out_line(u->out, "uciok");
+}
+
+/* setoption name <name words> [value <value words>] */
+static void cmd_setoption(Uci *u, char **tok, int n)
+{
+    if (n < 2 || strcasecmp(tok[1], "name")) {
+        out_line(u->out, "info string setoption: expected 'setoption name <name> [value <value>]'");
+        return;
+    }
+    char name[256] = "", value[1024] = "";
+    int i = 2;
+    for (; i < n && strcasecmp(tok[i], "value"); i++)
+        snprintf(name + strlen(name), sizeof name - strlen(name), "%s%s", *name ? " " : "", tok[i]);
+    bool has_value = i < n;
+    for (i++; i < n; i++)
+        snprintf(value + strlen(value), sizeof value - strlen(value), "%s%s", *value ? " " : "", tok[i]);
+    if (!*name) {
+        out_line(u->out, "info string setoption: no option name");
+        return;
+    }
+    char err[256];
+    if (!engine_set_option(u->engine, name, has_value ? value : NULL, err, sizeof err)) {
+        out_line(u->out, "info string %s", err);
+        return;
+    }
+    if (!strcasecmp(name, "UCI_ShowWDL"))
+        atomic_store(&u->show_wdl, !strcasecmp(value, "true"));
+}
+
+/* position startpos|fen <fen> [moves ...], and the bare "fen <fen> [moves]" */
+static void cmd_position(Uci *u, char **tok, int n, int start)
+{
+    int i = start;
+    char fen[512] = "";
+    const char *fenp = NULL;
+    if (i < n && !strcasecmp(tok[i], "startpos")) {
+        i++;
+    } else if (i < n && !strcasecmp(tok[i], "fen")) {
+        for (i++; i < n && strcasecmp(tok[i], "moves"); i++)
+            snprintf(fen + strlen(fen), sizeof fen - strlen(fen), "%s%s", *fen ? " " : "", tok[i]);
+        if (!*fen) {
+            out_line(u->out, "info string position: 'fen' needs a FEN; position unchanged");
+            return;
+        }
+        fenp = fen;
+    } else {
+        out_line(u->out, "info string position: expected 'startpos' or 'fen'; position unchanged");
+        return;
+    }
+    int moves_at = n;
+    if (i < n) {
+        if (strcasecmp(tok[i], "moves")) {
+            out_line(u->out, "info string position: unexpected '%.32s'; position unchanged", tok[i]);
+            return;
+        }
+        moves_at = i + 1;
+    }
+    char err[256];
+    if (!engine_set_position(u->engine, fenp, (const char *const *)tok + moves_at, n - moves_at, u->rank1, err,
+                             sizeof err))
+        out_line(u->out, "info string position: %s; position unchanged", err);
+}
+
+static bool go_number(Uci *u, char **tok, int n, int *i, int64_t min, int64_t max, int64_t *out)
+{
+    if (*i + 1 >= n || !parse_int64(tok[*i + 1], min, max, out)) {
+        out_line(u->out, "info string go: '%s' needs a number", tok[*i]);
+        return false;
+    }
+    (*i)++;
+    return true;
+}
+
+static void cmd_go(Uci *u, char **tok, int n)
+{
+    SearchLimits lim;
+    limits_clear(&lim);
+    const int64_t BIG = (int64_t)1 << 40;
+    const Position *pos = engine_position(u->engine);
+    for (int i = 1; i < n; i++) {
+        const char *t = tok[i];
+        int64_t v;
+        if (!strcmp(t, "infinite"))
+            lim.infinite = true;
+        else if (!strcmp(t, "ponder"))
+            lim.ponder = true;
+        else if (!strcmp(t, "wtime") || !strcmp(t, "btime") || !strcmp(t, "winc") || !strcmp(t, "binc")) {
+            if (!go_number(u, tok, n, &i, 0, BIG, &v))
+                return;
+            int c = t[0] == 'w' ? RED : BLACK;
+            if (t[1] == 't')
+                lim.time[c] = v;
+            else
+                lim.inc[c] = v;
+        } else if (!strcmp(t, "movestogo")) {
+            if (!go_number(u, tok, n, &i, 0, 10000, &v))
+                return;
+            lim.movestogo = (int)v;
+        } else if (!strcmp(t, "depth")) {
+            if (!go_number(u, tok, n, &i, 1, 10000, &v))
+                return;
+            lim.depth = (int)v;
+        } else if (!strcmp(t, "nodes")) {
+            if (!go_number(u, tok, n, &i, 1, INT64_MAX, &v))
+                return;
+            lim.nodes = (uint64_t)v;
+        } else if (!strcmp(t, "movetime")) {
+            if (!go_number(u, tok, n, &i, 1, BIG, &v))
+                return;
+            lim.movetime = v;
+        } else if (!strcmp(t, "mate")) {
+            if (!go_number(u, tok, n, &i, 1, MAX_PLY / 2, &v))
+                return;
+            lim.mate = (int)v;
+        } else if (!strcmp(t, "searchmoves")) {
+            for (; i + 1 < n; i++) {
+                Move m = parse_move(pos, tok[i + 1], u->rank1);
+                if (m == MOVE_NONE)
+                    break;
+                if (lim.nsearchmoves < MAX_MOVES)
+                    lim.searchmoves[lim.nsearchmoves++] = m;
+            }
+            if (lim.nsearchmoves == 0) {
+                out_line(u->out, "info string go: 'searchmoves' needs legal moves");
+                return;
+            }
+        } else {
+            out_line(u->out, "info string go: unknown parameter '%.32s' ignored", t);
+        }
+    }
+    engine_go(u->engine, &lim);
+}
+
+static void cmd_display(Uci *u)
+{
+    const Position *pos = engine_position(u->engine);
+    char fen[FEN_MAX];
+    for (int r = 9; r >= 0; r--) {
+        char row[32];
+        int k = 0;
+        for (int f = 0; f < FILE_NB; f++) {
+            int pc = pos_piece_on(pos, make_square(f, r));
+            row[k++] = pc ? piece_char(pc) : '.';
+            row[k++] = ' ';
+        }
+        row[k] = 0;
+        out_line(u->out, "%d  %s", r, row);
+    }
+    out_line(u->out, "   a b c d e f g h i");
+    pos_fen(pos, fen);
+    out_line(u->out, "Fen: %s", fen);
+    out_line(u->out, "Key: %016llX", (unsigned long long)pos_key(pos));
+}
+
+int uci_main(FILE *in, Output *out, char *first_line)
+{
+    static char line[LINE_MAX_BYTES];
+    static char *tok[MAX_TOKENS];
+    Uci u = {.out = out};
+    EngineCallbacks cb = {on_info, on_bestmove, on_message, &u};
+    char err[256];
+    u.engine = engine_new(&cb, err, sizeof err);
+    if (!u.engine) {
+        out_line(out, "info string cannot start the engine: %s", err);
+        return 1;
+    }
+    bool too_long = false;
+    char *cur = first_line;
+    for (;;) {
+        if (!cur) {
+            if (!read_line(in, line, sizeof line, &too_long))
+                break;
+            cur = line;
+        }
+        if (too_long) {
+            out_line(out, "info string input line longer than %d bytes ignored", LINE_MAX_BYTES - 1);
+            cur = NULL;
+            continue;
+        }
+        int n = tokenize(cur, tok, MAX_TOKENS);
+        cur = NULL;
+        if (n == 0)
+            continue;
+        if (n == MAX_TOKENS) {
+            out_line(out, "info string too many words on one line (at most %d); ignored", MAX_TOKENS - 1);
+            continue;
+        }
+        const char *c = tok[0];
+        if (!strcmp(c, "uci"))
+            cmd_uci(&u);
+        else if (!strcmp(c, "isready")) {
+            out_line(out, "readyok");
+        } else if (!strcmp(c, "ucinewgame"))
+            engine_new_game(u.engine);
+        else if (!strcmp(c, "setoption"))
+            cmd_setoption(&u, tok, n);
+        else if (!strcmp(c, "position"))
+            cmd_position(&u, tok, n, 1);
+        else if (!strcmp(c, "fen"))
+            cmd_position(&u, tok, n, 0);
+        else if (!strcmp(c, "go"))
+            cmd_go(&u, tok, n);
+        else if (!strcmp(c, "stop"))
+            engine_stop(u.engine);
+        else if (!strcmp(c, "ponderhit"))
+            engine_ponderhit(u.engine);
+        else if (!strcmp(c, "quit"))
+            break;
+        else if (!strcmp(c, "d"))
+            cmd_display(&u);
+        else if (!strcmp(c, "eval"))
+            out_line(out, "info string static evaluation %d (side to move)", engine_eval(u.engine));
+        else {
+            char shown[65];
+            snprintf(shown, sizeof shown, "%s", c);
+            for (char *p = shown; *p; p++)
+                if ((unsigned char)*p < 32 || (unsigned char)*p == 127)
+                    *p = '?';
+            out_line(out, "info string unknown command '%s'", shown);
+        }
+    }
+    engine_free(u.engine); /* stops and waits for a running search */
+    return 0;
+}

@@ -1,0 +1,171 @@
+/* Evaluation: material and piece-square tables tapered by game phase,
+ * mobility, king safety the xiangqi way, crossed pawns, hanging pieces, and
+ * a scale for material that cannot win. */
+#include "eval.h"
+
+const int PieceValue[PIECE_TYPE_NB] = {0, 100, 200, 200, 420, 440, 920, 5000};
+
+/* Squares from which a horse can reach a point of c's palace. */
+static Bitboard PalaceHorseZone[COLOR_NB];
+
+void eval_init(void)
+{
+    for (int c = 0; c < COLOR_NB; c++) {
+        PalaceHorseZone[c] = 0;
+        Bitboard palace = PalaceBB[c];
+        BB_FOR_EACH(palace, p, { PalaceHorseZone[c] |= HorseAttackers[p][0]; });
+    }
+}
+
+/* Square as colour c sees it (Red's orientation). */
+static inline int relative_sq(int c, int s) { return c == RED ? s : make_square(sq_file(s), 9 - sq_rank(s)); }
+
+static inline int min_int(int a, int b) { return a < b ? a : b; }
+
+int eval_win_scale(const Position *pos, int c)
+{
+    int d = !c;
+    int rooks = popcount(pos_pieces(pos, c, ROOK)), horses = popcount(pos_pieces(pos, c, HORSE));
+    int cannons = popcount(pos_pieces(pos, c, CANNON)), pawns = popcount(pos_pieces(pos, c, PAWN));
+    if (rooks + horses + cannons + pawns == 0)
+        return 0; /* no piece that can give mate */
+    if (rooks)
+        return 64;
+    int d_advisors = popcount(pos_pieces(pos, d, ADVISOR));
+    int d_defenders = d_advisors + popcount(pos_pieces(pos, d, ELEPHANT));
+    int own_screens = popcount(pos_pieces(pos, c, ADVISOR) | pos_pieces(pos, c, ELEPHANT));
+    if (pawns == 0 && horses + cannons == 1) {
+        if (d_advisors == 2)
+            return 4; /* lone horse or cannon against both advisors */
+        if (cannons && !own_screens && !d_defenders)
+            return 4; /* a cannon with no screen to use */
+        return 48;
+    }
+    if (horses + cannons == 0) {
+        Bitboard crossed = pos_pieces(pos, c, PAWN) & ~HalfBB[c];
+        if (!crossed)
+            return 8; /* pawns that never crossed the river cannot attack the king */
+        if (pawns == 1 && d_advisors == 2)
+            return 8;
+        if (pawns == 1 && d_defenders >= 2)
+            return 16;
+    }
+    return 64;
+}
+
+int evaluate_with(const Position *pos, const EvalParams *P)
+{
+    Score score[COLOR_NB] = {0, 0};
+    Bitboard occ = pos->occupied;
+    Bitboard att[COLOR_NB] = {0, 0};
+    int phase = 0;
+
+    for (int c = 0; c < COLOR_NB; c++) {
+        Bitboard own = pos->by_color[c], enemy = pos->by_color[!c];
+        Score sc = 0;
+        Bitboard b;
+
+        b = own & pos->by_type[ROOK];
+        BB_FOR_EACH(b, s, {
+            Bitboard a = rook_attacks(s, occ);
+            att[c] |= a;
+            sc += P->piece_value[ROOK] + P->psqt[ROOK][relative_sq(c, s)]
+                + P->rook_mobility[popcount(a & ~own)];
+            phase += 6;
+        });
+        b = own & pos->by_type[CANNON];
+        BB_FOR_EACH(b, s, {
+            Bitboard r, ca;
+            line_attacks(s, occ, &r, &ca);
+            ca &= occ;
+            att[c] |= ca;
+            int mob = min_int(popcount(r & ~occ) + popcount(ca & enemy), 17);
+            sc += P->piece_value[CANNON] + P->psqt[CANNON][relative_sq(c, s)] + P->cannon_mobility[mob];
+            phase += 3;
+        });
+        b = own & pos->by_type[HORSE];
+        BB_FOR_EACH(b, s, {
+            Bitboard a = horse_moves(s, occ);
+            att[c] |= a;
+            sc += P->piece_value[HORSE] + P->psqt[HORSE][relative_sq(c, s)]
+                + P->horse_mobility[popcount(a & ~own)];
+            phase += 3;
+        });
+        b = own & pos->by_type[PAWN];
+        BB_FOR_EACH(b, s, {
+            att[c] |= PawnMoves[c][s];
+            sc += P->piece_value[PAWN] + P->psqt[PAWN][relative_sq(c, s)];
+        });
+        b = own & pos->by_type[ELEPHANT];
+        BB_FOR_EACH(b, s, {
+            Bitboard a = elephant_moves(s, occ);
+            att[c] |= a;
+            sc += P->piece_value[ELEPHANT] + P->psqt[ELEPHANT][relative_sq(c, s)]
+                + P->elephant_mobility[popcount(a & ~own)];
+        });
+        b = own & pos->by_type[ADVISOR];
+        BB_FOR_EACH(b, s, {
+            att[c] |= AdvisorMoves[s];
+            sc += P->piece_value[ADVISOR] + P->psqt[ADVISOR][relative_sq(c, s)]
+                + P->advisor_mobility[popcount(AdvisorMoves[s] & ~own)];
+        });
+        int ksq = pos->king_sq[c];
+        att[c] |= KingMoves[ksq];
+        sc += P->psqt[KING][relative_sq(c, ksq)];
+        sc += P->crossed_pawns[popcount(own & pos->by_type[PAWN] & ~HalfBB[c])];
+        score[c] += sc;
+    }
+
+    /* King safety, from the attacker's side. */
+    for (int c = 0; c < COLOR_NB; c++) {
+        int them = !c, ksq = pos->king_sq[c];
+        Bitboard theirs = pos->by_color[them];
+        int attackers = 2 * popcount(theirs & pos->by_type[ROOK]) + popcount(theirs & pos->by_type[HORSE])
+                      + popcount(theirs & pos->by_type[CANNON])
+                      + popcount(theirs & pos->by_type[PAWN] & ~HalfBB[them]) / 2;
+        attackers = min_int(attackers, 8);
+        int missing_adv = 2 - popcount(pos_pieces(pos, c, ADVISOR));
+        int missing_ele = 2 - popcount(pos_pieces(pos, c, ELEPHANT));
+        score[c] += P->missing_advisor * (missing_adv * attackers) + P->missing_elephant * (missing_ele * attackers);
+        if (sq_rank(relative_sq(c, ksq)) > 0)
+            score[c] += P->king_exposed;
+
+        Bitboard file = FileBB[sq_file(ksq)];
+        Bitboard cannons = theirs & pos->by_type[CANNON] & file;
+        BB_FOR_EACH(cannons, s, {
+            if ((BetweenBB[ksq][s] & occ) == 0)
+                score[them] += P->empty_cannon;
+            else
+                score[them] += P->cannon_on_king_file;
+        });
+        score[them] += P->rook_on_king_file * popcount(theirs & pos->by_type[ROOK] & file);
+        score[them] += P->horse_near_palace * popcount(theirs & pos->by_type[HORSE] & PalaceHorseZone[c]);
+
+        if (popcount(pos_pieces(pos, c, ROOK)) == 2 && !pos_pieces(pos, them, ROOK))
+            score[c] += P->rook_pair_vs_none;
+
+        /* Own pieces attacked and not defended. */
+        Bitboard hanging = pos->by_color[c] & att[them] & ~att[c];
+        if (hanging)
+            for (int pt = PAWN; pt < KING; pt++)
+                score[c] += P->hanging[pt] * popcount(hanging & pos->by_type[pt]);
+    }
+
+    score[pos->side] += P->tempo;
+    Score total = score[RED] - score[BLACK];
+    phase = min_int(phase, PHASE_MAX);
+    int v = (mg_value(total) * phase + eg_value(total) * (PHASE_MAX - phase)) / PHASE_MAX;
+
+    int strong = v > 0 ? RED : BLACK;
+    int scale = eval_win_scale(pos, strong);
+    if (scale < 64)
+        v = v * scale / 64;
+
+    if (v > EVAL_MAX)
+        v = EVAL_MAX;
+    if (v < -EVAL_MAX)
+        v = -EVAL_MAX;
+    return pos->side == RED ? v : -v;
+}
+
+int evaluate(const Position *pos) { return evaluate_with(pos, &DefaultEvalParams); }

@@ -1,0 +1,218 @@
+#include "movepick.h"
+
+#include "engine/movegen.h"
+#include "eval/eval.h"
+
+enum {
+    STAGE_TT,
+    STAGE_CAPTURE_INIT,
+    STAGE_GOOD_CAPTURE,
+    STAGE_KILLER0,
+    STAGE_KILLER1,
+    STAGE_COUNTER,
+    STAGE_QUIET_INIT,
+    STAGE_QUIET,
+    STAGE_BAD_CAPTURE,
+    STAGE_EVASION_TT,
+    STAGE_EVASION_INIT,
+    STAGE_EVASION,
+    STAGE_QS_TT,
+    STAGE_QS_INIT,
+    STAGE_QS_CAPTURE,
+    STAGE_DONE
+};
+
+static bool usable(const Position *pos, Move m) { return m != MOVE_NONE && pos_pseudo_legal(pos, m); }
+
+void mp_init(MovePicker *mp, const SearchThread *th, Move tt_move, const Move killers[2], Move counter)
+{
+    const Position *pos = &th->pos;
+    mp->pos = pos;
+    mp->th = th;
+    mp->killers[0] = killers[0];
+    mp->killers[1] = killers[1];
+    mp->counter = counter;
+    mp->tt_move = usable(pos, tt_move) ? tt_move : MOVE_NONE;
+    mp->stage = pos_in_check(pos) ? STAGE_EVASION_TT : STAGE_TT;
+    if (!mp->tt_move)
+        mp->stage++;
+    mp->bad_end = 0;
+}
+
+void mp_init_qs(MovePicker *mp, const SearchThread *th, Move tt_move)
+{
+    const Position *pos = &th->pos;
+    mp->pos = pos;
+    mp->th = th;
+    mp->killers[0] = mp->killers[1] = mp->counter = MOVE_NONE;
+    bool in_check = pos_in_check(pos);
+    mp->tt_move = usable(pos, tt_move) && (in_check || pos_is_capture(pos, tt_move)) ? tt_move : MOVE_NONE;
+    mp->stage = in_check ? STAGE_EVASION_TT : STAGE_QS_TT;
+    if (!mp->tt_move)
+        mp->stage++;
+    mp->bad_end = 0;
+}
+
+static inline int mvv_lva(const MovePicker *mp, Move m)
+{
+    const Position *pos = mp->pos;
+    int victim = piece_type(pos->board[move_to(m)]);
+    int attacker = pos->board[move_from(m)];
+    return SeeValue[victim] * 8 - SeeValue[piece_type(attacker)] / 16
+         + mp->th->capture_history[attacker][move_to(m)][victim] / 8;
+}
+
+static inline int quiet_score(const MovePicker *mp, Move m)
+{
+    return mp->th->history[mp->pos->side][move_from(m) * SQUARE_NB + move_to(m)];
+}
+
+/* Bring the best-scored remaining move to position cur. */
+static Move pick_best(MovePicker *mp)
+{
+    int best = mp->cur;
+    for (int i = mp->cur + 1; i < mp->end; i++)
+        if (mp->scores[i] > mp->scores[best])
+            best = i;
+    Move m = mp->moves[best];
+    int sc = mp->scores[best];
+    mp->moves[best] = mp->moves[mp->cur];
+    mp->scores[best] = mp->scores[mp->cur];
+    mp->moves[mp->cur] = m;
+    mp->scores[mp->cur] = sc;
+    return mp->moves[mp->cur++];
+}
+
+/* Insertion sort of the quiet moves, best first (only those above limit
+ * sorted; the rest keep generation order at the end). */
+static void sort_partial(MovePicker *mp, int limit)
+{
+    for (int i = mp->cur + 1, sorted = mp->cur; i < mp->end; i++)
+        if (mp->scores[i] >= limit) {
+            Move m = mp->moves[i];
+            int sc = mp->scores[i];
+            mp->moves[i] = mp->moves[++sorted];
+            mp->scores[i] = mp->scores[sorted];
+            int j = sorted;
+            for (; j > mp->cur && mp->scores[j - 1] < sc; j--) {
+                mp->moves[j] = mp->moves[j - 1];
+                mp->scores[j] = mp->scores[j - 1];
+            }
+            mp->moves[j] = m;
+            mp->scores[j] = sc;
+        }
+}
+
+static bool is_special(const MovePicker *mp, Move m)
+{
+    return m == mp->tt_move || m == mp->killers[0] || m == mp->killers[1] || m == mp->counter;
+}
+
+Move mp_next(MovePicker *mp, bool skip_quiets)
+{
+    const Position *pos = mp->pos;
+    for (;;) {
+        switch (mp->stage) {
+        case STAGE_TT:
+        case STAGE_EVASION_TT:
+        case STAGE_QS_TT:
+            mp->stage++;
+            return mp->tt_move;
+
+        case STAGE_CAPTURE_INIT:
+        case STAGE_QS_INIT:
+            mp->cur = 0;
+            mp->end = gen_captures(pos, mp->moves);
+            for (int i = 0; i < mp->end; i++)
+                mp->scores[i] = mvv_lva(mp, mp->moves[i]);
+            mp->stage++;
+            break;
+
+        case STAGE_GOOD_CAPTURE:
+            while (mp->cur < mp->end) {
+                Move m = pick_best(mp);
+                if (m == mp->tt_move)
+                    continue;
+                if (pos_see_ge(pos, m, -mp->scores[mp->cur - 1] / 32))
+                    return m;
+                mp->bad[mp->bad_end++] = m;
+            }
+            mp->stage++;
+            break;
+
+        case STAGE_KILLER0:
+        case STAGE_KILLER1:
+        case STAGE_COUNTER: {
+            int stage = mp->stage++;
+            Move m = stage == STAGE_COUNTER ? mp->counter : mp->killers[stage - STAGE_KILLER0];
+            if (stage >= STAGE_KILLER1 && m == mp->killers[0])
+                break;
+            if (stage == STAGE_COUNTER && m == mp->killers[1])
+                break;
+            if (!skip_quiets && m != mp->tt_move && usable(pos, m) && !pos_is_capture(pos, m))
+                return m;
+            break;
+        }
+
+        case STAGE_QUIET_INIT:
+            if (!skip_quiets) {
+                mp->cur = 0;
+                mp->end = gen_quiets(pos, mp->moves);
+                for (int i = 0; i < mp->end; i++)
+                    mp->scores[i] = quiet_score(mp, mp->moves[i]);
+                sort_partial(mp, -4000);
+            } else {
+                mp->cur = mp->end = 0;
+            }
+            mp->stage++;
+            break;
+
+        case STAGE_QUIET:
+            while (!skip_quiets && mp->cur < mp->end) {
+                Move m = mp->moves[mp->cur++];
+                if (!is_special(mp, m))
+                    return m;
+            }
+            mp->cur = 0;
+            mp->stage++;
+            break;
+
+        case STAGE_BAD_CAPTURE:
+            if (mp->cur < mp->bad_end)
+                return mp->bad[mp->cur++];
+            mp->stage = STAGE_DONE;
+            break;
+
+        case STAGE_EVASION_INIT:
+            mp->cur = 0;
+            mp->end = gen_evasions(pos, mp->moves);
+            for (int i = 0; i < mp->end; i++) {
+                Move m = mp->moves[i];
+                mp->scores[i] = pos_is_capture(pos, m) ? (1 << 20) + mvv_lva(mp, m) : quiet_score(mp, m);
+            }
+            mp->stage++;
+            break;
+
+        case STAGE_EVASION:
+            while (mp->cur < mp->end) {
+                Move m = pick_best(mp);
+                if (m != mp->tt_move)
+                    return m;
+            }
+            mp->stage = STAGE_DONE;
+            break;
+
+        case STAGE_QS_CAPTURE:
+            while (mp->cur < mp->end) {
+                Move m = pick_best(mp);
+                if (m != mp->tt_move)
+                    return m;
+            }
+            mp->stage = STAGE_DONE;
+            break;
+
+        default:
+            return MOVE_NONE;
+        }
+    }
+}

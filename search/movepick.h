@@ -1,0 +1,31 @@
+/* Staged move picker: the TT move first, then good captures by MVV-LVA
+ * (with SEE to push losing ones to the end), killers, the counter-move,
+ * quiet moves by history, and the bad captures; check evasions and the
+ * quiescence captures have stages of their own.  Yields pseudo-legal moves;
+ * the search checks legality. */
+#ifndef CHUHAN_MOVEPICK_H
+#define CHUHAN_MOVEPICK_H
+
+#include "search.h"
+
+typedef struct {
+    const Position *pos;
+    const SearchThread *th;
+    Move tt_move, killers[2], counter;
+    int stage;
+    int cur, end, bad_end;
+    int qs_threshold;
+    Move moves[MAX_MOVES];
+    int scores[MAX_MOVES];
+    Move bad[MAX_MOVES];
+} MovePicker;
+
+/* Main search: all moves (evasions when in check). */
+void mp_init(MovePicker *mp, const SearchThread *th, Move tt_move, const Move killers[2], Move counter);
+/* Quiescence: captures only (evasions when in check). */
+void mp_init_qs(MovePicker *mp, const SearchThread *th, Move tt_move);
+/* Next move, MOVE_NONE at the end; skip_quiets drops the remaining quiet
+ * moves (late-move pruning). */
+Move mp_next(MovePicker *mp, bool skip_quiets);
+
+#endif

@@ -1,0 +1,757 @@
+/* Alpha-beta search.  The numbered steps of search() each say why they are
+ * there; their tunables are in search/params.h. */
+#include "search.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/movegen.h"
+#include "eval/eval.h"
+#include "movepick.h"
+#include "params.h"
+
+static int Reductions[64][64];
+
+void search_init(void)
+{
+    for (int d = 1; d < 64; d++)
+        for (int m = 1; m < 64; m++)
+            Reductions[d][m] = (int)(LMR_BASE + log(d) * log(m) / LMR_DIV);
+}
+
+static inline int reduction(int depth, int move_count)
+{
+    return Reductions[depth < 63 ? depth : 63][move_count < 63 ? move_count : 63];
+}
+
+static inline int min_int(int a, int b) { return a < b ? a : b; }
+static inline int max_int(int a, int b) { return a > b ? a : b; }
+
+/* ---- helpers ---- */
+
+uint64_t search_nodes(const SearchShared *sh)
+{
+    uint64_t n = 0;
+    for (int i = 0; i < sh->thread_count; i++)
+        n += atomic_load_explicit(&sh->threads[i]->nodes, memory_order_relaxed);
+    return n;
+}
+
+void search_clear(SearchThread *th)
+{
+    memset(th->history, 0, sizeof th->history);
+    memset(th->counter_moves, 0, sizeof th->counter_moves);
+    memset(th->capture_history, 0, sizeof th->capture_history);
+}
+
+static inline int value_to_tt(int v, int ply)
+{
+    if (v >= VALUE_MATE_IN_MAX_PLY)
+        return v + ply;
+    if (v <= -VALUE_MATE_IN_MAX_PLY)
+        return v - ply;
+    return v;
+}
+
+static inline int value_from_tt(int v, int ply)
+{
+    if (v == VALUE_NONE)
+        return VALUE_NONE;
+    if (v >= VALUE_MATE_IN_MAX_PLY)
+        return v - ply;
+    if (v <= -VALUE_MATE_IN_MAX_PLY)
+        return v + ply;
+    return v;
+}
+
+static inline void update_history(int16_t *h, int bonus)
+{
+    *h = (int16_t)(*h + bonus - *h * abs(bonus) / HISTORY_MAX);
+}
+
+static inline int history_bonus(int depth) { return min_int(16 * depth * depth + 32 * depth, HISTORY_BONUS_MAX); }
+
+static void update_pv(Move *pv, Move move, const Move *child)
+{
+    *pv++ = move;
+    while (child && *child)
+        *pv++ = *child++;
+    *pv = MOVE_NONE;
+}
+
+static inline bool stopped(const SearchThread *th)
+{
+    return atomic_load_explicit(&th->shared->stop, memory_order_relaxed);
+}
+
+static void check_time(SearchThread *th)
+{
+    SearchShared *sh = th->shared;
+    if (sh->limits.nodes && search_nodes(sh) >= sh->limits.nodes)
+        atomic_store(&sh->stop, true);
+    if (atomic_load_explicit(&sh->pondering, memory_order_relaxed))
+        return;
+    if (sh->tm.use_time && tm_elapsed(&sh->tm, now_ms()) >= sh->tm.maximum)
+        atomic_store(&sh->stop, true);
+}
+
+/* Count a node; the main thread looks at the clock now and then. */
+static inline void count_node(SearchThread *th)
+{
+    uint64_t n = atomic_load_explicit(&th->nodes, memory_order_relaxed) + 1;
+    atomic_store_explicit(&th->nodes, n, memory_order_relaxed);
+    if (th->id == 0) {
+        SearchShared *sh = th->shared;
+        if (sh->limits.nodes && sh->thread_count == 1) {
+            if (n >= sh->limits.nodes)
+                atomic_store(&sh->stop, true);
+        } else if ((++th->calls & 1023) == 0) {
+            check_time(th);
+        }
+    }
+}
+
+/* The single place where a repetition is scored: the current position
+ * occurred before, with the same side to move and no capture between.
+ * This issue's rule: every repetition is a draw. */
+static int repetition_value(SearchThread *th, int ply)
+{
+    (void)ply;
+    const Position *pos = &th->pos;
+    const StateInfo *st = pos_state(pos);
+    int window = min_int(st->rule60, st->null_ply);
+    if (window < 4)
+        return VALUE_NONE;
+    Key key = st->key;
+    for (int i = pos->top - 4; i >= pos->top - window && i >= 0; i -= 2)
+        if (pos->st[i].key == key)
+            return VALUE_DRAW;
+    return VALUE_NONE;
+}
+
+/* Zugzwang is common in xiangqi endings: allow the null move only to a side
+ * with a rook, or with two of horse and cannon. */
+static bool null_move_safe(const Position *pos)
+{
+    int us = pos->side;
+    return pos_pieces(pos, us, ROOK) || popcount(pos_pieces(pos, us, HORSE) | pos_pieces(pos, us, CANNON)) >= 2;
+}
+
+/* ---- quiescence ---- */
+
+static int qsearch(SearchThread *th, Stack *ss, int alpha, int beta, bool pv_node)
+{
+    Position *pos = &th->pos;
+    SearchShared *sh = th->shared;
+    int ply = ss->ply;
+    count_node(th);
+    if (pv_node && ply + 1 > th->seldepth)
+        th->seldepth = ply + 1;
+    if (stopped(th))
+        return 0;
+    bool in_check = pos_in_check(pos);
+    if (ply >= MAX_PLY - 2)
+        return in_check ? 0 : evaluate(pos);
+
+    int rep = repetition_value(th, ply);
+    if (rep != VALUE_NONE)
+        return rep;
+    if (sh->sixty_move_plies && pos_state(pos)->rule60 >= sh->sixty_move_plies)
+        return VALUE_DRAW;
+
+    Key key = pos_key(pos);
+    TTData tte;
+    bool tt_hit = tt_probe(sh->tt, key, &tte);
+    int tt_value = tt_hit ? value_from_tt(tte.value, ply) : VALUE_NONE;
+    Move tt_move = tt_hit ? tte.move : MOVE_NONE;
+    if (!pv_node && tt_hit && tt_value != VALUE_NONE
+        && (tte.bound & (tt_value >= beta ? TT_BOUND_LOWER : TT_BOUND_UPPER)))
+        return tt_value;
+
+    int best_value, static_eval;
+    if (in_check) {
+        best_value = static_eval = -VALUE_INFINITE;
+    } else {
+        static_eval = tt_hit && tte.eval != VALUE_NONE ? tte.eval : evaluate(pos);
+        best_value = static_eval;
+        if (tt_value != VALUE_NONE && (tte.bound & (tt_value > best_value ? TT_BOUND_LOWER : TT_BOUND_UPPER)))
+            best_value = tt_value;
+        /* Stand pat: the side to move need not capture. */
+        if (best_value >= beta) {
+            if (!tt_hit)
+                tt_store(sh->tt, key, value_to_tt(best_value, ply), false, TT_BOUND_LOWER, -1, MOVE_NONE,
+                         static_eval);
+            return best_value;
+        }
+        if (best_value > alpha)
+            alpha = best_value;
+    }
+
+    MovePicker mp;
+    mp_init_qs(&mp, th, tt_move);
+    Move best_move = MOVE_NONE, move;
+    int move_count = 0;
+    if (pv_node)
+        ss->pv[0] = MOVE_NONE;
+    while ((move = mp_next(&mp, false)) != MOVE_NONE) {
+        if (!pos_legal(pos, move))
+            continue;
+        move_count++;
+        if (!in_check) {
+            /* Delta pruning: even winning the piece leaves us below alpha. */
+            int victim = piece_type(pos->board[move_to(move)]);
+            if (static_eval + SeeValue[victim] + QS_DELTA_MARGIN <= alpha && !pos_gives_check(pos, move))
+                continue;
+            /* Captures that lose material are not worth a look here. */
+            if (!pos_see_ge(pos, move, 0))
+                continue;
+        }
+        ss->current_move = move;
+        ss->moved_piece = pos->board[move_from(move)];
+        tt_prefetch(sh->tt, pos_key(pos));
+        pos_do_move(pos, move);
+        int value = -qsearch(th, ss + 1, -beta, -alpha, pv_node);
+        pos_undo_move(pos);
+        if (stopped(th))
+            return 0;
+        if (value > best_value) {
+            best_value = value;
+            if (value > alpha) {
+                best_move = move;
+                if (pv_node)
+                    update_pv(ss->pv, move, (ss + 1)->pv);
+                if (value >= beta)
+                    break;
+                alpha = value;
+            }
+        }
+    }
+    /* No legal move: mated (in xiangqi, stalemate loses too). */
+    if (in_check && move_count == 0)
+        return mated_in(ply);
+
+    tt_store(sh->tt, key, value_to_tt(best_value, ply), pv_node,
+             best_value >= beta ? TT_BOUND_LOWER : TT_BOUND_UPPER, in_check ? 0 : -1, best_move, static_eval);
+    return best_value;
+}
+
+/* ---- main search ---- */
+
+static int search(SearchThread *th, Stack *ss, int alpha, int beta, int depth, bool cut_node, bool pv_node)
+{
+    Position *pos = &th->pos;
+    SearchShared *sh = th->shared;
+    int ply = ss->ply;
+    bool root = ply == 0;
+
+    if (depth <= 0)
+        return qsearch(th, ss, alpha, beta, pv_node);
+
+    count_node(th);
+    if (pv_node && ply + 1 > th->seldepth)
+        th->seldepth = ply + 1;
+    if (pv_node)
+        ss->pv[0] = MOVE_NONE;
+    bool in_check = ss->in_check = pos_in_check(pos);
+
+    if (!root) {
+        /* Step 1. Stop, draw and depth limits. */
+        if (stopped(th))
+            return 0;
+        if (ply >= MAX_PLY - 2)
+            return in_check ? 0 : evaluate(pos);
+        int rep = repetition_value(th, ply);
+        if (rep != VALUE_NONE)
+            return rep;
+        if (sh->sixty_move_plies && pos_state(pos)->rule60 >= sh->sixty_move_plies)
+            return VALUE_DRAW;
+
+        /* Step 2. Mate distance pruning: no line can beat a mate already found. */
+        alpha = max_int(mated_in(ply), alpha);
+        beta = min_int(mate_in(ply + 1), beta);
+        if (alpha >= beta)
+            return alpha;
+    }
+
+    (ss + 1)->killers[0] = (ss + 1)->killers[1] = MOVE_NONE;
+    Move prev_move = (ss - 1)->current_move;
+
+    /* Step 3. Transposition table: a deep enough entry answers a non-PV node. */
+    Key key = pos_key(pos);
+    TTData tte;
+    bool tt_hit = tt_probe(sh->tt, key, &tte);
+    int tt_value = tt_hit ? value_from_tt(tte.value, ply) : VALUE_NONE;
+    Move tt_move = root ? th->root_moves[th->pv_index].move : tt_hit ? tte.move : MOVE_NONE;
+    bool tt_pv = pv_node || (tt_hit && tte.pv);
+    if (!pv_node && tt_hit && tte.depth >= depth && tt_value != VALUE_NONE
+        && (tte.bound & (tt_value >= beta ? TT_BOUND_LOWER : TT_BOUND_UPPER))) {
+        /* A fail-high by a quiet TT move still teaches the histories. */
+        if (tt_move && tt_value >= beta && !pos_is_capture(pos, tt_move) && pos_pseudo_legal(pos, tt_move))
+            update_history(&th->history[pos->side][move_from(tt_move) * SQUARE_NB + move_to(tt_move)],
+                           history_bonus(depth));
+        return tt_value;
+    }
+
+    /* Step 4. Static evaluation. */
+    int static_eval, eval;
+    bool improving = false;
+    if (in_check) {
+        static_eval = eval = ss->static_eval = VALUE_NONE;
+    } else {
+        static_eval = tt_hit && tte.eval != VALUE_NONE ? tte.eval : evaluate(pos);
+        ss->static_eval = eval = static_eval;
+        if (tt_value != VALUE_NONE && (tte.bound & (tt_value > eval ? TT_BOUND_LOWER : TT_BOUND_UPPER)))
+            eval = tt_value;
+        if (!tt_hit)
+            tt_store(sh->tt, key, VALUE_NONE, tt_pv, TT_BOUND_NONE, -TT_DEPTH_OFFSET, MOVE_NONE, static_eval);
+        int prev = (ss - 2)->static_eval;
+        improving = prev == VALUE_NONE ? true : static_eval > prev;
+    }
+
+    if (!pv_node && !in_check) {
+        /* Step 5. Reverse futility: far above beta at low depth, a quiet
+         * position will stay above it. */
+        if (depth <= RFP_MAX_DEPTH && eval - RFP_MARGIN * (depth - improving) >= beta && eval < VALUE_RULE_IN_MAX_PLY
+            && beta > -VALUE_RULE_IN_MAX_PLY)
+            return (eval + beta) / 2;
+
+        /* Step 6. Null move: if passing still beats beta, a real move will. */
+        if (prev_move != MOVE_NULL && depth >= NMP_MIN_DEPTH && eval >= beta && static_eval >= beta
+            && ply >= th->nmp_min_ply && beta > -VALUE_RULE_IN_MAX_PLY && null_move_safe(pos)) {
+            int r = NMP_BASE_R + depth / NMP_DEPTH_DIV + min_int((eval - beta) / NMP_EVAL_DIV, 3);
+            ss->current_move = MOVE_NULL;
+            ss->moved_piece = NO_PIECE;
+            pos_do_null(pos);
+            int value = -search(th, ss + 1, -beta, -beta + 1, depth - r, !cut_node, false);
+            pos_undo_null(pos);
+            if (stopped(th))
+                return 0;
+            if (value >= beta) {
+                if (value >= VALUE_RULE_IN_MAX_PLY)
+                    value = beta; /* no unproven mates from a pass */
+                if (depth < NMP_VERIFY_DEPTH)
+                    return value;
+                /* Deep cutoffs are verified by a real search, with no null
+                 * moves for the side to move near the top of it. */
+                th->nmp_min_ply = ply + 3 * (depth - r) / 4;
+                int v = search(th, ss, beta - 1, beta, depth - r, false, false);
+                th->nmp_min_ply = 0;
+                if (v >= beta)
+                    return value;
+            }
+        }
+    }
+
+    /* Step 7. Internal iterative reduction: no TT move at a node that needs
+     * one suggests it was not worth a deep search before. */
+    if ((pv_node || cut_node) && depth >= IIR_MIN_DEPTH && !tt_move)
+        depth--;
+
+    /* Step 8. The moves. */
+    MovePicker mp;
+    Move counter = prev_move && prev_move != MOVE_NULL
+                     ? th->counter_moves[(ss - 1)->moved_piece][move_to(prev_move)]
+                     : MOVE_NONE;
+    if (!root)
+        mp_init(&mp, th, tt_move, ss->killers, counter);
+    Move quiets[64], captures[32];
+    int nquiets = 0, ncaptures = 0;
+    int best_value = -VALUE_INFINITE, move_count = 0;
+    Move best_move = MOVE_NONE, move;
+    bool skip_quiets = false;
+    int root_index = th->pv_index;
+
+    for (;;) {
+        if (root)
+            move = root_index < th->root_count ? th->root_moves[root_index++].move : MOVE_NONE;
+        else
+            move = mp_next(&mp, skip_quiets);
+        if (move == MOVE_NONE)
+            break;
+        if (!root && !pos_legal(pos, move))
+            continue;
+        move_count++;
+        ss->move_count = move_count;
+        bool capture = pos_is_capture(pos, move);
+        bool gives_check = pos_gives_check(pos, move);
+        int moved_piece = pos->board[move_from(move)];
+        int new_depth = depth - 1;
+        int hist = capture ? 0 : th->history[pos->side][move_from(move) * SQUARE_NB + move_to(move)];
+
+        /* Step 9. Shallow pruning of moves unlikely to matter. */
+        if (!root && best_value > -VALUE_RULE_IN_MAX_PLY && null_move_safe(pos)) {
+            int lmr_depth = max_int(new_depth - reduction(depth, move_count), 0);
+            if (!capture && !gives_check) {
+                if (move_count >= (LMP_BASE + depth * depth) / (2 - improving))
+                    skip_quiets = true;
+                if (skip_quiets)
+                    continue;
+                if (!in_check && lmr_depth < FUTILITY_MAX_DEPTH
+                    && static_eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * lmr_depth <= alpha)
+                    continue;
+                if (lmr_depth < HISTORY_PRUNE_DEPTH && hist < -HISTORY_PRUNE_MARGIN * depth)
+                    continue;
+                if (!pos_see_ge(pos, move, -SEE_QUIET_MARGIN * lmr_depth * lmr_depth))
+                    continue;
+            } else if (depth < 7 && !pos_see_ge(pos, move, -SEE_CAPTURE_MARGIN * depth)) {
+                continue;
+            }
+        }
+
+        /* Step 10. Check extension: a sound check may change everything. */
+        int extension = 0;
+        if (gives_check && ply < 2 * th->root_depth && (depth <= 4 || pos_see_ge(pos, move, 0)))
+            extension = 1;
+        new_depth += extension;
+
+        ss->current_move = move;
+        ss->moved_piece = moved_piece;
+        tt_prefetch(sh->tt, pos_key(pos));
+        pos_do_move(pos, move);
+
+        int value;
+        /* Step 11. Late-move reductions: late quiet moves rarely matter. */
+        if (depth >= 2 && move_count > 1 + (pv_node ? 1 : 0) && (!capture || !tt_pv)) {
+            int r = reduction(depth, move_count);
+            r += !pv_node;
+            r += cut_node;
+            r -= improving;
+            r -= tt_pv;
+            if (capture)
+                r -= 1;
+            r -= hist / LMR_HISTORY_DIV;
+            int d = max_int(1, min_int(new_depth - r, new_depth));
+            value = -search(th, ss + 1, -(alpha + 1), -alpha, d, true, false);
+            if (value > alpha && d < new_depth)
+                value = -search(th, ss + 1, -(alpha + 1), -alpha, new_depth, !cut_node, false);
+        } else if (!pv_node || move_count > 1) {
+            value = -search(th, ss + 1, -(alpha + 1), -alpha, new_depth, !cut_node, false);
+        } else {
+            value = alpha + 1; /* first move of a PV node: full window below */
+        }
+        /* Step 12. Principal variation search: full window for the first
+         * move and for moves that beat alpha. */
+        if (pv_node && (move_count == 1 || (value > alpha && (root || value < beta)))) {
+            (ss + 1)->pv[0] = MOVE_NONE;
+            value = -search(th, ss + 1, -beta, -alpha, new_depth, false, true);
+        }
+        pos_undo_move(pos);
+        if (stopped(th))
+            return 0;
+
+        if (root) {
+            RootMove *rm = NULL;
+            for (int i = 0; i < th->root_count; i++)
+                if (th->root_moves[i].move == move)
+                    rm = &th->root_moves[i];
+            rm->average_score = rm->average_score == -VALUE_INFINITE ? value : (2 * value + rm->average_score) / 3;
+            if (move_count == 1 || value > alpha) {
+                rm->score = value;
+                rm->seldepth = th->seldepth;
+                rm->pv[0] = move;
+                int n = 1;
+                for (const Move *p = (ss + 1)->pv; p && *p && n < MAX_PLY - 1; p++)
+                    rm->pv[n++] = *p;
+                rm->pv_len = n;
+                if (move_count > 1)
+                    th->best_move_changes++;
+            } else {
+                rm->score = -VALUE_INFINITE;
+            }
+        }
+
+        if (value > best_value) {
+            best_value = value;
+            if (value > alpha) {
+                best_move = move;
+                if (pv_node && !root)
+                    update_pv(ss->pv, move, (ss + 1)->pv);
+                if (value >= beta)
+                    break;
+                alpha = value;
+            }
+        }
+        if (move != best_move) {
+            if (capture && ncaptures < 32)
+                captures[ncaptures++] = move;
+            else if (!capture && nquiets < 64)
+                quiets[nquiets++] = move;
+        }
+    }
+
+    /* Step 13. No legal move: mated, whether in check or not (stalemate
+     * loses in xiangqi). */
+    if (move_count == 0)
+        return mated_in(ply);
+
+    /* Step 14. Teach the histories what cut. */
+    if (best_move && best_value >= beta) {
+        int bonus = history_bonus(depth);
+        int us = pos->side;
+        if (!pos_is_capture(pos, best_move)) {
+            if (ss->killers[0] != best_move) {
+                ss->killers[1] = ss->killers[0];
+                ss->killers[0] = best_move;
+            }
+            if (prev_move && prev_move != MOVE_NULL)
+                th->counter_moves[(ss - 1)->moved_piece][move_to(prev_move)] = best_move;
+            update_history(&th->history[us][move_from(best_move) * SQUARE_NB + move_to(best_move)], bonus);
+            for (int i = 0; i < nquiets; i++)
+                update_history(&th->history[us][move_from(quiets[i]) * SQUARE_NB + move_to(quiets[i])], -bonus);
+        } else {
+            int pc = pos->board[move_from(best_move)];
+            update_history(&th->capture_history[pc][move_to(best_move)][piece_type(pos->board[move_to(best_move)])],
+                           bonus);
+        }
+        for (int i = 0; i < ncaptures; i++) {
+            int pc = pos->board[move_from(captures[i])];
+            update_history(&th->capture_history[pc][move_to(captures[i])][piece_type(pos->board[move_to(captures[i])])],
+                           -bonus);
+        }
+    }
+
+    /* Step 15. Remember the result. */
+    if (!root || th->pv_index == 0)
+        tt_store(sh->tt, key, value_to_tt(best_value, ply), tt_pv,
+                 best_value >= beta                ? TT_BOUND_LOWER
+                 : pv_node && best_move != MOVE_NONE ? TT_BOUND_EXACT
+                                                     : TT_BOUND_UPPER,
+                 depth, best_move, static_eval);
+    return best_value;
+}
+
+/* ---- iterative deepening ---- */
+
+void search_init_root(SearchThread *th)
+{
+    const SearchLimits *lim = &th->shared->limits;
+    Move moves[MAX_MOVES];
+    int n = gen_legal(&th->pos, moves);
+    th->root_count = 0;
+    for (int i = 0; i < n; i++) {
+        bool wanted = lim->nsearchmoves == 0;
+        for (int k = 0; k < lim->nsearchmoves && !wanted; k++)
+            wanted = lim->searchmoves[k] == moves[i];
+        if (!wanted)
+            continue;
+        RootMove *rm = &th->root_moves[th->root_count++];
+        memset(rm, 0, sizeof *rm);
+        rm->move = moves[i];
+        rm->score = rm->previous_score = rm->average_score = -VALUE_INFINITE;
+        rm->pv[0] = moves[i];
+        rm->pv_len = 1;
+    }
+}
+
+/* Stable sort of root moves [from, to) by score, best first. */
+static void sort_root_moves(RootMove *rm, int from, int to)
+{
+    for (int i = from + 1; i < to; i++) {
+        RootMove tmp = rm[i];
+        int j = i;
+        for (; j > from && (rm[j - 1].score < tmp.score
+                            || (rm[j - 1].score == tmp.score && rm[j - 1].previous_score < tmp.previous_score));
+             j--)
+            rm[j] = rm[j - 1];
+        rm[j] = tmp;
+    }
+}
+
+static void report(SearchThread *th, int multipv, int depth, int bound_of_first)
+{
+    SearchShared *sh = th->shared;
+    if (!sh->on_info)
+        return;
+    SearchInfo info;
+    uint64_t nodes = search_nodes(sh);
+    int64_t elapsed = tm_elapsed(&sh->tm, now_ms());
+    int hashfull = tt_hashfull(sh->tt);
+    for (int i = 0; i < multipv; i++) {
+        const RootMove *rm = &th->root_moves[i];
+        bool updated = rm->score != -VALUE_INFINITE;
+        if (!updated && depth == 1)
+            continue;
+        info.depth = updated ? depth : max_int(1, depth - 1);
+        info.seldepth = max_int(rm->seldepth, info.depth);
+        info.multipv = i + 1;
+        info.score = updated ? rm->score : rm->previous_score;
+        info.bound = i == 0 ? bound_of_first : TT_BOUND_EXACT;
+        info.nodes = nodes;
+        info.time_ms = elapsed;
+        info.hashfull = hashfull;
+        info.pv_len = rm->pv_len;
+        memcpy(info.pv, rm->pv, sizeof(Move) * (size_t)rm->pv_len);
+        sh->on_info(sh->ctx, &info);
+    }
+}
+
+void search_iterate(SearchThread *th)
+{
+    static const int skip_size[20] = {1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4};
+    static const int skip_phase[20] = {0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7};
+    SearchShared *sh = th->shared;
+    bool main_thread = th->id == 0;
+
+    memset(th->stack, 0, sizeof th->stack);
+    for (int i = 0; i < MAX_PLY + 10; i++) {
+        th->stack[i].ply = i - 4;
+        th->stack[i].static_eval = VALUE_NONE;
+        if (i >= 4 && i - 4 < MAX_PLY + 2)
+            th->stack[i].pv = th->pv_table[i - 4];
+    }
+    Stack *ss = th->stack + 4;
+    th->nmp_min_ply = 0;
+    th->root_top = th->pos.top;
+    th->completed_depth = 0;
+    th->seldepth = 0;
+    th->best_move_changes = 0;
+    if (th->root_count == 0) {
+        /* No legal move: the side to move has lost (mate or stalemate). */
+        if (main_thread && sh->on_info) {
+            SearchInfo info;
+            memset(&info, 0, sizeof info);
+            info.score = mated_in(0);
+            info.bound = TT_BOUND_EXACT;
+            info.time_ms = tm_elapsed(&sh->tm, now_ms());
+            sh->on_info(sh->ctx, &info);
+        }
+        return;
+    }
+
+    int multipv = min_int(sh->multipv, th->root_count);
+    int max_depth = sh->limits.depth > 0 ? min_int(sh->limits.depth, MAX_PLY - 4) : MAX_PLY - 4;
+    int best_value = -VALUE_INFINITE;
+    double best_move_instability = 0;
+    Move last_best = MOVE_NONE;
+
+    for (th->root_depth = 1; th->root_depth <= max_depth && !stopped(th); th->root_depth++) {
+        /* Lazy SMP: helpers skip some depths, so that threads spread over
+         * several depths and fill the table for each other. */
+        if (!main_thread) {
+            int i = (th->id - 1) % 20;
+            if (th->root_depth > 1 && ((th->root_depth + skip_phase[i]) / skip_size[i]) % 2)
+                continue;
+        }
+        if (main_thread)
+            best_move_instability *= 0.5;
+        for (int i = 0; i < th->root_count; i++)
+            th->root_moves[i].previous_score = th->root_moves[i].score;
+
+        for (th->pv_index = 0; th->pv_index < multipv && !stopped(th); th->pv_index++) {
+            th->seldepth = 0;
+            int alpha = -VALUE_INFINITE, beta = VALUE_INFINITE, delta = ASPIRATION_DELTA;
+            RootMove *cur = &th->root_moves[th->pv_index];
+            if (th->root_depth >= ASPIRATION_MIN_DEPTH && cur->average_score != -VALUE_INFINITE) {
+                int prev = cur->average_score;
+                delta = ASPIRATION_DELTA + abs(prev) / 64;
+                alpha = max_int(prev - delta, -VALUE_INFINITE);
+                beta = min_int(prev + delta, VALUE_INFINITE);
+            }
+            int failed_high = 0;
+            for (;;) {
+                int d = max_int(1, th->root_depth - failed_high);
+                th->pv_table[0][0] = MOVE_NONE;
+                best_value = search(th, ss, alpha, beta, d, false, true);
+                sort_root_moves(th->root_moves, th->pv_index, th->root_count);
+                if (stopped(th))
+                    break;
+                int bound = best_value <= alpha ? TT_BOUND_UPPER : best_value >= beta ? TT_BOUND_LOWER : TT_BOUND_EXACT;
+                if (main_thread && bound != TT_BOUND_EXACT && multipv == 1
+                    && tm_elapsed(&sh->tm, now_ms()) > 3000)
+                    report(th, 1, th->root_depth, bound);
+                if (best_value <= alpha) {
+                    beta = (alpha + beta) / 2;
+                    alpha = max_int(best_value - delta, -VALUE_INFINITE);
+                    failed_high = 0;
+                } else if (best_value >= beta) {
+                    beta = min_int(best_value + delta, VALUE_INFINITE);
+                    failed_high++;
+                } else {
+                    break;
+                }
+                delta += delta / 3;
+            }
+            sort_root_moves(th->root_moves, 0, th->pv_index + 1);
+        }
+        if (stopped(th))
+            break;
+        th->completed_depth = th->root_depth;
+        if (!main_thread)
+            continue;
+
+        report(th, multipv, th->root_depth, TT_BOUND_EXACT);
+
+        /* Stop on a mate within the asked number of moves. */
+        best_value = th->root_moves[0].score;
+        if (sh->limits.mate && best_value >= VALUE_MATE_IN_MAX_PLY
+            && VALUE_MATE - best_value <= 2 * sh->limits.mate)
+            atomic_store(&sh->stop, true);
+
+        /* Time: stop early when the best move is stable, later when not. */
+        if (th->root_moves[0].move != last_best)
+            best_move_instability += 1.0;
+        last_best = th->root_moves[0].move;
+        if (sh->tm.use_time && !sh->limits.movetime && !stopped(th)) {
+            double factor = 0.6 + 0.6 * best_move_instability;
+            if (factor > 2.2)
+                factor = 2.2;
+            int64_t elapsed = tm_elapsed(&sh->tm, now_ms());
+            bool forced = th->root_count == 1;
+            if (forced || elapsed > (int64_t)((double)sh->tm.optimum * factor)) {
+                if (atomic_load(&sh->pondering))
+                    atomic_store(&sh->stop_on_ponderhit, true);
+                else
+                    atomic_store(&sh->stop, true);
+            }
+        }
+    }
+}
+
+SearchThread *search_best_thread(SearchShared *sh)
+{
+    SearchThread *best = sh->threads[0];
+    if (sh->thread_count == 1 || sh->multipv > 1 || sh->limits.depth)
+        return best;
+    /* Vote: each thread backs its move by its depth and score. */
+    int min_score = VALUE_INFINITE;
+    for (int i = 0; i < sh->thread_count; i++)
+        if (sh->threads[i]->root_count && sh->threads[i]->completed_depth)
+            min_score = min_int(min_score, sh->threads[i]->root_moves[0].score);
+    int64_t votes[MAX_MOVES] = {0};
+    Move moves[MAX_MOVES];
+    int nmoves = 0;
+    for (int i = 0; i < sh->thread_count; i++) {
+        SearchThread *th = sh->threads[i];
+        if (!th->root_count || !th->completed_depth)
+            continue;
+        Move m = th->root_moves[0].move;
+        int k = 0;
+        while (k < nmoves && moves[k] != m)
+            k++;
+        if (k == nmoves)
+            moves[nmoves++] = m;
+        votes[k] += (int64_t)(th->root_moves[0].score - min_score + 14) * th->completed_depth;
+    }
+    int64_t best_votes = -1;
+    for (int i = 0; i < sh->thread_count; i++) {
+        SearchThread *th = sh->threads[i];
+        if (!th->root_count || !th->completed_depth)
+            continue;
+        int score = th->root_moves[0].score, best_score = best->root_moves[0].score;
+        int k = 0;
+        while (moves[k] != th->root_moves[0].move)
+            k++;
+        /* A shorter proven mate always wins the vote. */
+        if (best_score >= VALUE_MATE_IN_MAX_PLY || score >= VALUE_MATE_IN_MAX_PLY) {
+            if (score > best_score) {
+                best = th;
+                best_votes = votes[k];
+            }
+        } else if (votes[k] > best_votes) {
+            best = th;
+            best_votes = votes[k];
+        }
+    }
+    return best;
+}

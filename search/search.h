@@ -1,0 +1,113 @@
+/* The search: iterative deepening, aspiration windows, PVS, quiescence,
+ * run by every thread of the pool (Lazy SMP).  It reports through the
+ * callbacks of SearchShared and never prints. */
+#ifndef CHUHAN_SEARCH_H
+#define CHUHAN_SEARCH_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+
+#include "engine/position.h"
+#include "timeman.h"
+#include "tt.h"
+
+/* ---- scores ---- */
+#define VALUE_DRAW 0
+#define VALUE_MATE 32000
+#define VALUE_INFINITE 32001
+#define VALUE_NONE 32002
+#define VALUE_MATE_IN_MAX_PLY (VALUE_MATE - MAX_PLY)
+/* A side that breaks a repetition rule loses by a score just short of mate. */
+#define VALUE_RULE_WIN 30000
+#define VALUE_RULE_IN_MAX_PLY (VALUE_RULE_WIN - MAX_PLY)
+
+static inline int mate_in(int ply) { return VALUE_MATE - ply; }
+static inline int mated_in(int ply) { return -VALUE_MATE + ply; }
+static inline bool is_mate_score(int v) { return v >= VALUE_MATE_IN_MAX_PLY || v <= -VALUE_MATE_IN_MAX_PLY; }
+static inline bool is_decisive(int v) { return v >= VALUE_RULE_IN_MAX_PLY || v <= -VALUE_RULE_IN_MAX_PLY; }
+
+typedef struct {
+    int depth, seldepth, multipv;
+    int score, bound; /* bound: TT_BOUND_EXACT, _LOWER (fail high) or _UPPER (fail low) */
+    uint64_t nodes;
+    int64_t time_ms;
+    int hashfull;
+    int pv_len;
+    Move pv[MAX_PLY];
+} SearchInfo;
+
+typedef struct {
+    Move move;
+    int score, previous_score, average_score;
+    int seldepth;
+    int pv_len;
+    Move pv[MAX_PLY];
+} RootMove;
+
+/* What every thread of one search shares: the table, the limits, the stop
+ * flag, the output callbacks. */
+typedef struct SearchShared {
+    TT *tt;
+    SearchLimits limits;
+    TimeMan tm;
+    int multipv;
+    int rule;              /* repetition rule set (engine/rules.h) */
+    int sixty_move_plies;  /* 0: no 60-move rule */
+    atomic_bool stop;      /* every thread stops at its next node */
+    atomic_bool pondering; /* the main thread may not stop on time */
+    atomic_bool stop_on_ponderhit; /* time ran out while pondering */
+    void (*on_info)(void *ctx, const SearchInfo *info);
+    void *ctx;
+    struct SearchThread **threads;
+    int thread_count;
+} SearchShared;
+
+typedef struct {
+    Move *pv;
+    int ply;
+    Move current_move;
+    int moved_piece;
+    int static_eval;
+    Move killers[2];
+    int move_count;
+    bool in_check;
+    int reduction;
+} Stack;
+
+typedef int16_t History[COLOR_NB][SQUARE_NB * SQUARE_NB];
+
+typedef struct SearchThread {
+    int id;
+    SearchShared *shared;
+    Position pos;
+    int root_top; /* pos.top at the root */
+    RootMove root_moves[MAX_MOVES];
+    int root_count;
+    int pv_index;
+    int root_depth, completed_depth, seldepth;
+    int best_move_changes;
+    int nmp_min_ply; /* no null move above this ply (verification) */
+    atomic_uint_fast64_t nodes; /* written by this thread only */
+    uint64_t calls;
+    History history;
+    Move counter_moves[PIECE_NB][SQUARE_NB];
+    int16_t capture_history[PIECE_NB][SQUARE_NB][PIECE_TYPE_NB];
+    Stack stack[MAX_PLY + 10];
+    Move pv_table[MAX_PLY + 2][MAX_PLY + 2];
+} SearchThread;
+
+/* Build the search's read-only tables (part of chuhan_init). */
+void search_init(void);
+/* Clear the histories (new game). */
+void search_clear(SearchThread *th);
+/* Run the iterative deepening of one thread over th->pos; fills
+ * th->root_moves.  Thread 0 also manages time. */
+void search_iterate(SearchThread *th);
+/* Total nodes of all threads of a search. */
+uint64_t search_nodes(const SearchShared *sh);
+/* The thread whose best move the pool plays (a vote across threads). */
+SearchThread *search_best_thread(SearchShared *sh);
+/* The legal root moves (filtered by searchmoves), into th->root_moves. */
+void search_init_root(SearchThread *th);
+
+#endif

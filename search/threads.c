@@ -1,0 +1,299 @@
+#include "threads.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+    pthread_t tid;
+    ThreadPool *pool;
+    SearchThread *th;
+    bool searching; /* guarded by the pool mutex */
+    bool exit;
+} Worker;
+
+struct ThreadPool {
+    pthread_mutex_t mutex;
+    pthread_cond_t wake;  /* a worker has work, or must exit */
+    pthread_cond_t done;  /* a worker finished; the search finished */
+    Worker *workers;
+    SearchThread **threads;
+    int count;
+    bool busy; /* a search is running (until its best move is reported) */
+    SearchShared *shared;
+    BestMoveFn on_bestmove;
+    void *ctx;
+};
+
+void pos_copy(Position *dst, const Position *src)
+{
+    memcpy(dst, src, offsetof(Position, st) + sizeof(StateInfo) * (size_t)(src->top + 1));
+}
+
+static void main_search(ThreadPool *pool);
+
+static void *worker_loop(void *arg)
+{
+    Worker *w = arg;
+    ThreadPool *pool = w->pool;
+    pthread_mutex_lock(&pool->mutex);
+    for (;;) {
+        while (!w->searching && !w->exit)
+            pthread_cond_wait(&pool->wake, &pool->mutex);
+        if (w->exit)
+            break;
+        pthread_mutex_unlock(&pool->mutex);
+        if (w->th->id == 0)
+            main_search(pool);
+        else
+            search_iterate(w->th);
+        pthread_mutex_lock(&pool->mutex);
+        /* Both flags drop under one lock: a new search may be started the
+         * moment busy is false. */
+        w->searching = false;
+        if (w->th->id == 0)
+            pool->busy = false;
+        pthread_cond_broadcast(&pool->done);
+    }
+    pthread_mutex_unlock(&pool->mutex);
+    return NULL;
+}
+
+static Move ponder_move(SearchThread *th, Move best)
+{
+    const RootMove *rm = &th->root_moves[0];
+    if (rm->pv_len >= 2)
+        return rm->pv[1];
+    /* Ask the table for the reply. */
+    Position *pos = &th->pos;
+    if (!best || pos_room(pos) < 1)
+        return MOVE_NONE;
+    pos_do_move(pos, best);
+    TTData tte;
+    Move reply = MOVE_NONE;
+    if (tt_probe(th->shared->tt, pos_key(pos), &tte) && tte.move && pos_pseudo_legal(pos, tte.move)
+        && pos_legal(pos, tte.move))
+        reply = tte.move;
+    pos_undo_move(pos);
+    return reply;
+}
+
+/* The main thread's whole search: wake the helpers, search, wait for stop
+ * when pondering or infinite, collect the helpers, report the move. */
+static void main_search(ThreadPool *pool)
+{
+    SearchShared *sh = pool->shared;
+    SearchThread *main_th = pool->threads[0];
+
+    pthread_mutex_lock(&pool->mutex);
+    for (int i = 1; i < pool->count; i++)
+        pool->workers[i].searching = true;
+    pthread_cond_broadcast(&pool->wake);
+    pthread_mutex_unlock(&pool->mutex);
+
+    search_iterate(main_th);
+
+    /* In ponder or infinite mode the move waits for stop or ponderhit. */
+    pthread_mutex_lock(&pool->mutex);
+    while (!atomic_load(&sh->stop) && (atomic_load(&sh->pondering) || sh->limits.infinite))
+        pthread_cond_wait(&pool->done, &pool->mutex);
+    atomic_store(&sh->stop, true);
+    for (int i = 1; i < pool->count; i++)
+        while (pool->workers[i].searching)
+            pthread_cond_wait(&pool->done, &pool->mutex);
+    pthread_mutex_unlock(&pool->mutex);
+
+    SearchThread *best = search_best_thread(sh);
+    Move move = best->root_count ? best->root_moves[0].move : MOVE_NONE;
+    Move ponder = move ? ponder_move(best, move) : MOVE_NONE;
+    if (best != main_th && sh->on_info && best->root_count) {
+        /* Show the line of the move played when a helper's won the vote. */
+        SearchInfo info;
+        const RootMove *rm = &best->root_moves[0];
+        memset(&info, 0, sizeof info);
+        info.depth = best->completed_depth;
+        info.seldepth = rm->seldepth > info.depth ? rm->seldepth : info.depth;
+        info.multipv = 1;
+        info.score = rm->score;
+        info.bound = TT_BOUND_EXACT;
+        info.nodes = search_nodes(sh);
+        info.time_ms = tm_elapsed(&sh->tm, now_ms());
+        info.hashfull = tt_hashfull(sh->tt);
+        info.pv_len = rm->pv_len;
+        memcpy(info.pv, rm->pv, sizeof(Move) * (size_t)rm->pv_len);
+        sh->on_info(sh->ctx, &info);
+    }
+    pool->on_bestmove(pool->ctx, move, ponder);
+}
+
+static void stop_workers(ThreadPool *pool)
+{
+    pthread_mutex_lock(&pool->mutex);
+    for (int i = 0; i < pool->count; i++)
+        pool->workers[i].exit = true;
+    pthread_cond_broadcast(&pool->wake);
+    pthread_mutex_unlock(&pool->mutex);
+    for (int i = 0; i < pool->count; i++)
+        pthread_join(pool->workers[i].tid, NULL);
+    for (int i = 0; i < pool->count; i++)
+        free(pool->threads[i]);
+    free(pool->workers);
+    free(pool->threads);
+    pool->workers = NULL;
+    pool->threads = NULL;
+    pool->count = 0;
+}
+
+static bool start_workers(ThreadPool *pool, int n, char *err, size_t errlen)
+{
+    pool->workers = calloc((size_t)n, sizeof(Worker));
+    pool->threads = calloc((size_t)n, sizeof(SearchThread *));
+    if (!pool->workers || !pool->threads) {
+        free(pool->workers);
+        free(pool->threads);
+        pool->workers = NULL;
+        pool->threads = NULL;
+        snprintf(err, errlen, "out of memory for %d threads", n);
+        return false;
+    }
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setstacksize(&attr, 8u << 20); /* deep recursion: 8 MB a thread */
+    for (int i = 0; i < n; i++) {
+        SearchThread *th = calloc(1, sizeof(SearchThread));
+        if (th) {
+            th->id = i;
+            pool->threads[i] = th;
+            pool->workers[i].th = th;
+            pool->workers[i].pool = pool;
+        }
+        if (!th || pthread_create(&pool->workers[i].tid, &attr, worker_loop, &pool->workers[i]) != 0) {
+            free(th);
+            pool->threads[i] = NULL;
+            pool->count = i;
+            pthread_attr_destroy(&attr);
+            stop_workers(pool);
+            snprintf(err, errlen, "cannot start %d threads (stopped at %d)", n, i);
+            return false;
+        }
+        pool->count = i + 1;
+    }
+    pthread_attr_destroy(&attr);
+    return true;
+}
+
+ThreadPool *pool_new(int threads, char *err, size_t errlen)
+{
+    ThreadPool *pool = calloc(1, sizeof *pool);
+    if (!pool) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    pthread_mutex_init(&pool->mutex, NULL);
+    pthread_cond_init(&pool->wake, NULL);
+    pthread_cond_init(&pool->done, NULL);
+    if (!start_workers(pool, threads, err, errlen)) {
+        pthread_mutex_destroy(&pool->mutex);
+        pthread_cond_destroy(&pool->wake);
+        pthread_cond_destroy(&pool->done);
+        free(pool);
+        return NULL;
+    }
+    return pool;
+}
+
+void pool_free(ThreadPool *pool)
+{
+    if (!pool)
+        return;
+    pool_stop(pool);
+    pool_wait(pool);
+    stop_workers(pool);
+    pthread_mutex_destroy(&pool->mutex);
+    pthread_cond_destroy(&pool->wake);
+    pthread_cond_destroy(&pool->done);
+    free(pool);
+}
+
+bool pool_resize(ThreadPool *pool, int threads, char *err, size_t errlen)
+{
+    if (threads < 1 || threads > MAX_THREADS) {
+        snprintf(err, errlen, "Threads must be from 1 to %d", MAX_THREADS);
+        return false;
+    }
+    pool_wait(pool);
+    if (threads == pool->count)
+        return true;
+    int old = pool->count;
+    stop_workers(pool);
+    if (start_workers(pool, threads, err, errlen))
+        return true;
+    char ignored[128];
+    start_workers(pool, old, ignored, sizeof ignored); /* back to what worked */
+    return false;
+}
+
+int pool_size(const ThreadPool *pool) { return pool->count; }
+SearchThread *pool_thread(ThreadPool *pool, int i) { return pool->threads[i]; }
+
+void pool_start(ThreadPool *pool, SearchShared *shared, const Position *root, BestMoveFn on_bestmove, void *ctx)
+{
+    pool_wait(pool);
+    shared->threads = pool->threads;
+    shared->thread_count = pool->count;
+    for (int i = 0; i < pool->count; i++) {
+        SearchThread *th = pool->threads[i];
+        th->shared = shared;
+        pos_copy(&th->pos, root);
+        atomic_store_explicit(&th->nodes, 0, memory_order_relaxed);
+        th->calls = 0;
+        search_init_root(th);
+    }
+    pthread_mutex_lock(&pool->mutex);
+    pool->shared = shared;
+    pool->on_bestmove = on_bestmove;
+    pool->ctx = ctx;
+    pool->busy = true;
+    pool->workers[0].searching = true;
+    pthread_cond_broadcast(&pool->wake);
+    pthread_mutex_unlock(&pool->mutex);
+}
+
+void pool_stop(ThreadPool *pool)
+{
+    pthread_mutex_lock(&pool->mutex);
+    if (pool->busy && pool->shared) {
+        atomic_store(&pool->shared->stop, true);
+        pthread_cond_broadcast(&pool->done);
+    }
+    pthread_mutex_unlock(&pool->mutex);
+}
+
+void pool_ponderhit(ThreadPool *pool)
+{
+    pthread_mutex_lock(&pool->mutex);
+    if (pool->busy && pool->shared) {
+        SearchShared *sh = pool->shared;
+        atomic_store(&sh->pondering, false);
+        if (atomic_load(&sh->stop_on_ponderhit))
+            atomic_store(&sh->stop, true);
+        pthread_cond_broadcast(&pool->done);
+    }
+    pthread_mutex_unlock(&pool->mutex);
+}
+
+void pool_wait(ThreadPool *pool)
+{
+    pthread_mutex_lock(&pool->mutex);
+    while (pool->busy)
+        pthread_cond_wait(&pool->done, &pool->mutex);
+    pthread_mutex_unlock(&pool->mutex);
+}
+
+bool pool_busy(ThreadPool *pool)
+{
+    pthread_mutex_lock(&pool->mutex);
+    bool busy = pool->busy;
+    pthread_mutex_unlock(&pool->mutex);
+    return busy;
+}

@@ -1,0 +1,49 @@
+#include "timeman.h"
+
+#include <string.h>
+#include <time.h>
+
+int64_t now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+void limits_clear(SearchLimits *limits)
+{
+    memset(limits, 0, sizeof *limits);
+    limits->time[RED] = limits->time[BLACK] = -1;
+    limits->inc[RED] = limits->inc[BLACK] = -1;
+}
+
+static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
+static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
+
+void tm_init(TimeMan *tm, const SearchLimits *limits, int us, int64_t overhead, int64_t start)
+{
+    tm->start = start;
+    tm->use_time = false;
+    tm->optimum = tm->maximum = INT64_MAX / 4;
+    if (limits->movetime > 0) {
+        tm->use_time = true;
+        tm->optimum = tm->maximum = max64(1, limits->movetime - overhead);
+        return;
+    }
+    if (limits->time[us] < 0 || limits->infinite)
+        return;
+    tm->use_time = true;
+    int64_t time = limits->time[us], inc = max64(0, limits->inc[us]);
+    /* Moves still to play on this clock: xiangqi games run some 40-60
+     * moves a side, so without moves-to-go plan for 35 more. */
+    int64_t mtg = limits->movestogo > 0 ? min64(limits->movestogo, 50) : 35;
+    int64_t avail = max64(1, time + inc * (mtg - 1) - overhead * (2 + mtg));
+    /* Never more than most of what is left on the clock. */
+    int64_t cap = max64(1, time * 8 / 10 - overhead);
+    if (mtg == 1)
+        cap = max64(1, time * 9 / 10 - overhead);
+    tm->optimum = min64(avail / mtg, cap);
+    tm->maximum = min64(mtg == 1 ? cap : tm->optimum * 5, cap);
+    if (tm->optimum < 1)
+        tm->optimum = 1;
+}

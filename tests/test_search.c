@@ -1,0 +1,226 @@
+/* The search through the engine API: mates found with the right score, no
+ * legal move scored as a loss, legal best moves, whole self-play games, and
+ * the bench signature. */
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "bench/bench.h"
+#include "engine/engine.h"
+#include "engine/movegen.h"
+#include "tests.h"
+
+typedef struct {
+    pthread_mutex_t lock;
+    SearchInfo last;
+    bool have_info;
+    Move best, ponder;
+    int bestmoves;
+} Capture;
+
+static void cap_info(void *ctx, const SearchInfo *info)
+{
+    Capture *c = ctx;
+    pthread_mutex_lock(&c->lock);
+    if (info->multipv <= 1) {
+        c->last = *info;
+        c->have_info = true;
+    }
+    pthread_mutex_unlock(&c->lock);
+}
+
+static void cap_bestmove(void *ctx, Move best, Move ponder)
+{
+    Capture *c = ctx;
+    pthread_mutex_lock(&c->lock);
+    c->best = best;
+    c->ponder = ponder;
+    c->bestmoves++;
+    pthread_mutex_unlock(&c->lock);
+}
+
+static Capture cap = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+static Engine *new_engine(void)
+{
+    char err[256];
+    EngineCallbacks cb = {cap_info, cap_bestmove, NULL, &cap};
+    Engine *e = engine_new(&cb, err, sizeof err);
+    if (!e)
+        fail_msg("engine_new: %s", err);
+    return e;
+}
+
+static void search_depth(Engine *e, const char *fen, int depth)
+{
+    char err[256];
+    if (!engine_set_position(e, fen, NULL, 0, false, err, sizeof err))
+        fail_msg("%s: %s", fen, err);
+    SearchLimits lim;
+    limits_clear(&lim);
+    lim.depth = depth;
+    cap.have_info = false;
+    cap.bestmoves = 0;
+    engine_go(e, &lim);
+    engine_wait(e);
+    assert_int_equal(cap.bestmoves, 1);
+}
+
+/* Play the line and check that it ends with the side to move mated. */
+static void assert_pv_mates(const char *fen, const SearchInfo *info, int plies)
+{
+    static Position pos;
+    assert_true(pos_set_fen(&pos, fen, NULL, 0));
+    assert_true(info->pv_len >= plies);
+    for (int i = 0; i < plies; i++) {
+        assert_true(pos_pseudo_legal(&pos, info->pv[i]) && pos_legal(&pos, info->pv[i]));
+        pos_do_move(&pos, info->pv[i]);
+    }
+    Move moves[MAX_MOVES];
+    assert_int_equal(gen_legal(&pos, moves), 0);
+    assert_true(pos_in_check(&pos));
+}
+
+static void test_mate_in_one(void **state)
+{
+    (void)state;
+    Engine *e = new_engine();
+    /* a0a9 (rank 9) or a0d0 (d-file) mate: the i8 rook holds rank 8 and
+     * the red king the e-file */
+    const char *fen = "3k5/8R/9/9/9/9/9/9/9/R3K4 w - - 0 1";
+    search_depth(e, fen, 4);
+    assert_int_equal(cap.last.score, mate_in(1));
+    assert_int_equal(cap.best, cap.last.pv[0]);
+    assert_pv_mates(fen, &cap.last, 1);
+    engine_free(e);
+}
+
+static void test_mate_in_two(void **state)
+{
+    (void)state;
+    Engine *e = new_engine();
+    /* The red king holds the d-file; one rook takes a rank, the other mates
+     * on the next; no mate in one exists. */
+    const char *fen = "4k4/9/9/9/9/9/8p/9/1R7/R2K5 w - - 0 1";
+    search_depth(e, fen, 6);
+    assert_int_equal(cap.last.score, mate_in(3));
+    assert_pv_mates(fen, &cap.last, 3);
+    /* the defender, after a0a8, sees itself mated in two plies */
+    search_depth(e, "4k4/R8/9/9/9/9/8p/9/1R7/3K5 b - - 1 1", 6);
+    assert_int_equal(cap.last.score, mated_in(2));
+    engine_free(e);
+}
+
+static void test_no_legal_move_is_a_loss(void **state)
+{
+    (void)state;
+    Engine *e = new_engine();
+    /* Red to move with no legal move, not in check: lost */
+    search_depth(e, "5k3/9/9/9/9/9/9/9/4r4/3K5 w - - 0 1", 5);
+    assert_int_equal(cap.best, MOVE_NONE);
+    assert_true(cap.have_info);
+    assert_int_equal(cap.last.score, mated_in(0));
+    /* and the winning side finds the stalemating move as a mate in one:
+     * b1b8 or a0a8 leave the d9 king no move */
+    search_depth(e, "3k5/9/9/9/9/9/9/9/1R7/R3K4 w - - 0 1", 4);
+    assert_int_equal(cap.last.score, mate_in(1));
+    engine_free(e);
+}
+
+static void test_bestmove_legal_in_bench_positions(void **state)
+{
+    (void)state;
+    Engine *e = new_engine();
+    for (int i = 0; i < BenchCount; i++) {
+        search_depth(e, BenchFens[i], 4);
+        if (!pos_pseudo_legal(engine_position(e), cap.best) || !pos_legal(engine_position(e), cap.best))
+            fail_msg("illegal best move in %s", BenchFens[i]);
+        assert_true(cap.have_info && cap.last.pv_len >= 1 && cap.last.pv[0] == cap.best);
+    }
+    engine_free(e);
+}
+
+static void test_nodes_limit(void **state)
+{
+    (void)state;
+    Engine *e = new_engine();
+    char err[256];
+    assert_true(engine_set_position(e, NULL, NULL, 0, false, err, sizeof err));
+    SearchLimits lim;
+    limits_clear(&lim);
+    lim.nodes = 5000;
+    engine_go(e, &lim);
+    engine_wait(e);
+    assert_true(cap.have_info);
+    assert_true(cap.last.nodes <= 5000);
+    assert_true(pos_legal(engine_position(e), cap.best));
+    engine_free(e);
+}
+
+/* Whole games of the engine against itself by fixed depth: every move
+ * legal, the game ends by the rules or the ply limit. */
+static void test_self_play(void **state)
+{
+    (void)state;
+    static const char *const openings[] = {"h2e2 h9g7", "b2e2 b9c7", "c3c4 g6g5"};
+    Engine *e = new_engine();
+    char err[256];
+    for (int g = 0; g < 3; g++) {
+        static char moves[4096][6];
+        const char *argv[4096];
+        int n = 0;
+        char buf[64];
+        snprintf(buf, sizeof buf, "%s", openings[g]);
+        for (char *t = strtok(buf, " "); t; t = strtok(NULL, " ")) {
+            snprintf(moves[n], sizeof moves[n], "%s", t);
+            argv[n] = moves[n];
+            n++;
+        }
+        for (int ply = 0; ply < 160; ply++) {
+            if (!engine_set_position(e, NULL, argv, n, false, err, sizeof err))
+                fail_msg("game %d ply %d: %s", g, ply, err);
+            const Position *pos = engine_position(e);
+            Move legal[MAX_MOVES];
+            if (gen_legal(pos, legal) == 0 || pos_state(pos)->rule60 >= 120)
+                break;
+            SearchLimits lim;
+            limits_clear(&lim);
+            lim.depth = 5;
+            engine_go(e, &lim);
+            engine_wait(e);
+            if (!pos_pseudo_legal(pos, cap.best) || !pos_legal(pos, cap.best))
+                fail_msg("game %d ply %d: illegal move from the search", g, ply);
+            move_str(cap.best, moves[n], false);
+            argv[n] = moves[n];
+            n++;
+        }
+        assert_true(n > 20);
+    }
+    engine_free(e);
+}
+
+static void test_bench_deterministic(void **state)
+{
+    (void)state;
+    FILE *sink = fopen("/dev/null", "w");
+    double nps;
+    uint64_t a = bench_run(6, sink, &nps), b = bench_run(6, sink, &nps);
+    fclose(sink);
+    assert_true(a > 1000);
+    assert_true(a == b);
+}
+
+const struct CMUnitTest *search_tests(size_t *count)
+{
+    static const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_mate_in_one),
+        cmocka_unit_test(test_mate_in_two),
+        cmocka_unit_test(test_no_legal_move_is_a_loss),
+        cmocka_unit_test(test_bestmove_legal_in_bench_positions),
+        cmocka_unit_test(test_nodes_limit),
+        cmocka_unit_test(test_self_play),
+        cmocka_unit_test(test_bench_deterministic),
+    };
+    *count = sizeof tests / sizeof tests[0];
+    return tests;
+}

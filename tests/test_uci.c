@@ -1,0 +1,283 @@
+/* The UCI front-end, driven through pipes like a GUI: the handshake, games
+ * of position/go, every go mode, and malformed input that must be answered
+ * with an info string while the engine keeps serving. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/movegen.h"
+#include "pipe.h"
+#include "tests.h"
+
+static EngineProc ep;
+static char log_buf[1 << 16];
+
+static int setup(void **state)
+{
+    (void)state;
+    return ep_start_engine(&ep) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    ep_send(&ep, "quit");
+    return ep_finish(&ep, 5000) == 0 ? 0 : -1;
+}
+
+static const char *expect(const char *prefix, int timeout_ms)
+{
+    log_buf[0] = 0;
+    const char *l = ep_expect(&ep, prefix, timeout_ms, log_buf, sizeof log_buf);
+    if (!l)
+        fail_msg("no '%s' within %d ms; got:\n%s", prefix, timeout_ms, log_buf);
+    return l;
+}
+
+/* The move of a "bestmove" line must be legal in the position. */
+static void assert_bestmove_legal(const char *line, const char *fen, const char *moves)
+{
+    static Position pos;
+    assert_true(pos_set_fen(&pos, fen, NULL, 0));
+    char buf[4096];
+    snprintf(buf, sizeof buf, "%s", moves ? moves : "");
+    for (char *t = strtok(buf, " "); t; t = strtok(NULL, " ")) {
+        Move m = parse_move(&pos, t, false);
+        assert_int_not_equal(m, MOVE_NONE);
+        pos_do_move(&pos, m);
+    }
+    char move[16] = "";
+    assert_int_equal(sscanf(line, "bestmove %15s", move), 1);
+    if (parse_move(&pos, move, false) == MOVE_NONE)
+        fail_msg("bestmove '%s' is not legal", move);
+}
+
+static void test_handshake(void **state)
+{
+    (void)state;
+    ep_send(&ep, "uci");
+    expect("uciok", 5000);
+    assert_non_null(strstr(log_buf, "id name Chuhan"));
+    static const char *const options[] = {"Threads", "Hash", "Clear Hash", "MultiPV", "Ponder", "Move Overhead",
+                                          "UCI_ShowWDL"};
+    for (size_t i = 0; i < sizeof options / sizeof options[0]; i++) {
+        char want[64];
+        snprintf(want, sizeof want, "option name %s type", options[i]);
+        if (!strstr(log_buf, want))
+            fail_msg("no '%s' in:\n%s", want, log_buf);
+    }
+    ep_send(&ep, "isready");
+    expect("readyok", 5000);
+}
+
+static void test_position_moves_and_go_depth(void **state)
+{
+    (void)state;
+    const char *moves = "h2e2 h9g7 h0g2 i9h9";
+    ep_send(&ep, "ucinewgame");
+    ep_send(&ep, "position startpos moves %s", moves);
+    ep_send(&ep, "go depth 6");
+    const char *l = expect("bestmove", 20000);
+    assert_bestmove_legal(l, START_FEN, moves);
+    assert_non_null(strstr(log_buf, "info depth 6 "));
+    assert_non_null(strstr(log_buf, " score cp "));
+    assert_non_null(strstr(log_buf, " nodes "));
+    assert_non_null(strstr(log_buf, " nps "));
+    assert_non_null(strstr(log_buf, " hashfull "));
+    assert_non_null(strstr(log_buf, " time "));
+    assert_non_null(strstr(log_buf, " pv "));
+    /* the bare "fen" form and 'r' for Red */
+    ep_send(&ep, "fen rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR r - - 0 1 moves b2e2");
+    ep_send(&ep, "go depth 3");
+    l = expect("bestmove", 20000);
+    assert_bestmove_legal(l, START_FEN, "b2e2");
+}
+
+static void test_go_movetime(void **state)
+{
+    (void)state;
+    ep_send(&ep, "position startpos");
+    long t0 = ep_now_ms();
+    ep_send(&ep, "go movetime 300");
+    const char *l = expect("bestmove", 5000);
+    long dt = ep_now_ms() - t0;
+    assert_bestmove_legal(l, START_FEN, NULL);
+    assert_true(dt >= 250);
+    assert_true(dt < 2000);
+}
+
+static void test_go_infinite_and_stop(void **state)
+{
+    (void)state;
+    ep_send(&ep, "position startpos moves h2e2");
+    ep_send(&ep, "go infinite");
+    /* nothing but info until stop */
+    const char *l = ep_read_line(&ep, 500);
+    assert_non_null(l);
+    assert_true(!strncmp(l, "info", 4));
+    l = ep_expect(&ep, "bestmove", 600, NULL, 0);
+    assert_null(l);
+    long t0 = ep_now_ms();
+    ep_send(&ep, "stop");
+    l = expect("bestmove", 2000);
+    assert_true(ep_now_ms() - t0 < 1000);
+    assert_bestmove_legal(l, START_FEN, "h2e2");
+}
+
+static void test_tiny_clock(void **state)
+{
+    (void)state;
+    ep_send(&ep, "position startpos moves h2e2 h9g7");
+    long t0 = ep_now_ms();
+    ep_send(&ep, "go wtime 150 btime 150 winc 0 binc 0");
+    const char *l = expect("bestmove", 3000);
+    long dt = ep_now_ms() - t0;
+    assert_bestmove_legal(l, START_FEN, "h2e2 h9g7");
+    if (dt >= 150)
+        fail_msg("bestmove after %ld ms on a 150 ms clock", dt);
+    /* and a normal clock with increment */
+    ep_send(&ep, "go wtime 2000 btime 2000 winc 100 binc 100 movestogo 10");
+    l = expect("bestmove", 3000);
+    assert_bestmove_legal(l, START_FEN, "h2e2 h9g7");
+}
+
+static void test_ponder_and_ponderhit(void **state)
+{
+    (void)state;
+    ep_send(&ep, "setoption name Ponder value true");
+    ep_send(&ep, "position startpos moves h2e2 h9g7");
+    ep_send(&ep, "go ponder wtime 1000 btime 1000");
+    assert_null(ep_expect(&ep, "bestmove", 1200, NULL, 0)); /* pondering never ends by itself */
+    ep_send(&ep, "ponderhit");
+    const char *l = expect("bestmove", 3000);
+    assert_bestmove_legal(l, START_FEN, "h2e2 h9g7");
+}
+
+static void test_no_legal_move(void **state)
+{
+    (void)state;
+    ep_send(&ep, "position fen 5k3/9/9/9/9/9/9/9/4r4/3K5 w - - 0 1");
+    ep_send(&ep, "go depth 5");
+    const char *l = expect("bestmove", 5000);
+    assert_string_equal(l, "bestmove (none)");
+    assert_non_null(strstr(log_buf, "score mate 0"));
+}
+
+static void test_multipv_and_wdl(void **state)
+{
+    (void)state;
+    ep_send(&ep, "setoption name MultiPV value 3");
+    ep_send(&ep, "setoption name UCI_ShowWDL value true");
+    ep_send(&ep, "position startpos");
+    ep_send(&ep, "go depth 5");
+    expect("bestmove", 10000);
+    assert_non_null(strstr(log_buf, "multipv 3"));
+    assert_non_null(strstr(log_buf, " wdl "));
+    ep_send(&ep, "setoption name MultiPV value 1");
+    ep_send(&ep, "setoption name UCI_ShowWDL value false");
+    ep_send(&ep, "isready");
+    expect("readyok", 5000);
+}
+
+static const char *const MALFORMED[] = {
+    "foo",
+    "position",
+    "position fen",
+    "position fen xyz",
+    "position startpos moves h2h8",
+    "position startpos moves h2e2 h2e2",
+    "position startpos blah",
+    "position fen rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1 moves z9z9",
+    "position fen 4k4/9/9/9/9/9/9/9/9/4K4 w",
+    "fen",
+    "go depth",
+    "go depth abc",
+    "go nodes x",
+    "go wtime abc",
+    "go searchmoves z9z9",
+    "go mate x",
+    "setoption",
+    "setoption name",
+    "setoption value 5",
+    "setoption name Foo value 3",
+    "setoption name Hash value abc",
+    "setoption name Hash value 0",
+    "setoption name Hash value 99999999999999999999",
+    "setoption name Threads value 100000",
+    "setoption name MultiPV value -1",
+    "setoption name Ponder value maybe",
+    "setoption name UCI_ShowWDL value yes",
+    "\x01\x02\x03",
+    "posit1on startpos",
+};
+
+static void test_malformed_commands(void **state)
+{
+    (void)state;
+    ep_send(&ep, "position startpos moves h2e2");
+    for (size_t i = 0; i < sizeof MALFORMED / sizeof MALFORMED[0]; i++) {
+        ep_send(&ep, "%s", MALFORMED[i]);
+        ep_send(&ep, "isready");
+        log_buf[0] = 0;
+        const char *l = ep_expect(&ep, "readyok", 5000, log_buf, sizeof log_buf);
+        if (!l || !strstr(log_buf, "info string "))
+            fail_msg("'%s': expected an info string then readyok, got:\n%s", MALFORMED[i], log_buf);
+        assert_null(strstr(log_buf, "bestmove"));
+    }
+    assert_true(sizeof MALFORMED / sizeof MALFORMED[0] >= 25);
+
+    /* a line over the limit */
+    size_t big = 300 * 1024;
+    char *line = malloc(big + 1);
+    memset(line, 'x', big);
+    line[big] = '\n';
+    ep_send_raw(&ep, line, big + 1);
+    free(line);
+    ep_send(&ep, "isready");
+    expect("readyok", 5000);
+    assert_non_null(strstr(log_buf, "info string input line longer"));
+
+    /* the last good position is still there, and go works */
+    ep_send(&ep, "d");
+    expect("Fen:", 5000);
+    assert_non_null(strstr(log_buf, "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b"));
+    ep_send(&ep, "go depth 4");
+    const char *l = expect("bestmove", 10000);
+    assert_bestmove_legal(l, START_FEN, "h2e2");
+    /* an unknown go parameter is reported and the search still runs */
+    ep_send(&ep, "go sideways depth 2");
+    l = expect("bestmove", 10000);
+    assert_non_null(strstr(log_buf, "info string go: unknown parameter 'sideways'"));
+}
+
+static void test_long_game_position(void **state)
+{
+    (void)state;
+    /* a position command with hundreds of moves (repeating horse moves) */
+    static char cmd[16384];
+    strcpy(cmd, "position startpos moves");
+    for (int i = 0; i < 100; i++)
+        strcat(cmd, " h0g2 h9g7 g2h0 g7h9");
+    ep_send(&ep, "%s", cmd);
+    ep_send(&ep, "go depth 3");
+    const char *l = expect("bestmove", 10000);
+    assert_bestmove_legal(l, START_FEN, NULL);
+}
+
+const struct CMUnitTest *uci_tests(size_t *count)
+{
+    static const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_handshake, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_position_moves_and_go_depth, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_go_movetime, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_go_infinite_and_stop, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_tiny_clock, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_ponder_and_ponderhit, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_no_legal_move, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_multipv_and_wdl, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_malformed_commands, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_long_game_position, setup, teardown),
+    };
+    *count = sizeof tests / sizeof tests[0];
+    return tests;
+}
