@@ -1,12 +1,100 @@
-/* Placeholder until this tool lands. */
+/* chuhan judge: replay a game and rule on its end by the repetition rules,
+ * mate/stalemate and the 60-move rule. */
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
-#include "engine/cli.h"
+#include "cli.h"
+#include "rules.h"
+
+static int judge_usage(void)
+{
+    fprintf(stderr,
+            "usage: chuhan judge [--rule axf|cxa|draw] [--repeats N] [--sixty PLIES] FEN|startpos [moves ...]\n"
+            "  FEN as one argument or as its space-separated fields; moves in UCI form, ranks 0-9 (h2e2).\n"
+            "  --rule: the rule book (default axf, the Asian/World federations' rules that the published\n"
+            "  repetition test cases follow; cxa is the Chinese association's, the engine's default).\n"
+            "  Prints 'result: win|loss|draw|none' for the side to move after the last move, then\n"
+            "  'reason: ...'.  --repeats: occurrences of the final position needed to rule (default 2,\n"
+            "  the first recurrence; a referee uses 3).  --sixty: plies without capture for the\n"
+            "  60-move rule (default 120, 0 disables).\n");
+    return 2;
+}
+
+/* A move token: [a-i][0-9][a-i][0-9]. */
+static bool looks_like_move(const char *s)
+{
+    return strlen(s) == 4 && s[0] >= 'a' && s[0] <= 'i' && s[1] >= '0' && s[1] <= '9' && s[2] >= 'a'
+        && s[2] <= 'i' && s[3] >= '0' && s[3] <= '9';
+}
+
+static bool read_int(const char *s, int lo, int hi, int *out)
+{
+    char *end;
+    long v = strtol(s, &end, 10);
+    if (!*s || *end || v < lo || v > hi)
+        return false;
+    *out = (int)v;
+    return true;
+}
 
 int cli_judge(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    fprintf(stderr, "not built yet\n");
-    return 2;
+    int rule = RULE_AXF, repeats = 2, sixty = 120;
+    int i = 0;
+    for (; i < argc && !strncmp(argv[i], "--", 2); i++) {
+        const char *opt = argv[i];
+        if (!strcmp(opt, "--help"))
+            return judge_usage();
+        if (i + 1 >= argc) {
+            fprintf(stderr, "judge: option %s needs a value\n", opt);
+            return 2;
+        }
+        const char *val = argv[++i];
+        if (!strcmp(opt, "--rule")) {
+            if ((rule = rules_parse(val)) < 0) {
+                fprintf(stderr, "judge: unknown rule set '%s' (use cxa, axf or draw)\n", val);
+                return 2;
+            }
+        } else if (!strcmp(opt, "--repeats")) {
+            if (!read_int(val, 2, 100, &repeats)) {
+                fprintf(stderr, "judge: --repeats must be a number from 2 to 100, not '%s'\n", val);
+                return 2;
+            }
+        } else if (!strcmp(opt, "--sixty")) {
+            if (!read_int(val, 0, 100000, &sixty)) {
+                fprintf(stderr, "judge: --sixty must be a number of plies (0 disables), not '%s'\n", val);
+                return 2;
+            }
+        } else {
+            fprintf(stderr, "judge: unknown option %s\n", opt);
+            return judge_usage();
+        }
+    }
+    if (i >= argc)
+        return judge_usage();
+
+    /* The FEN: one argument with spaces, "startpos", or the board field
+     * followed by the fields that are not moves. */
+    char fen[512];
+    snprintf(fen, sizeof fen, "%s", argv[i++]);
+    if (!strchr(fen, ' ') && strcmp(fen, "startpos")) {
+        for (int k = 0; k < 5 && i < argc && !looks_like_move(argv[i]) && strcmp(argv[i], "moves"); k++, i++) {
+            size_t len = strlen(fen);
+            snprintf(fen + len, sizeof fen - len, " %s", argv[i]);
+        }
+    }
+    if (i < argc && !strcmp(argv[i], "moves"))
+        i++;
+
+    static Position pos;
+    Verdict v = VERDICT_NONE;
+    char reason[320], err[320];
+    if (rules_judge_game(&pos, fen, argv + i, argc - i, rule, sixty, repeats, &v, reason, sizeof reason, err,
+                         sizeof err)) {
+        fprintf(stderr, "judge: %s\n", err);
+        return 1;
+    }
+    printf("result: %s\nreason: %s\n", rules_verdict_name(v), reason);
+    return 0;
 }
