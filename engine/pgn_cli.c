@@ -1,12 +1,148 @@
-/* Placeholder until this tool lands. */
+/* chuhan pgn: convert game records to another notation, or check them.
+ *
+ *   chuhan pgn convert --to uci|iccs|wxf|chinese|chinese-simplified [--encoding E] FILE...
+ *   chuhan pgn check [--encoding E] FILE...
+ *
+ * FILE may be plain PGN or .pgn.zst, "-" for standard input.  Converted
+ * records go to standard output in UTF-8 with their tags; a record that
+ * cannot be replayed goes to standard error with the reason. */
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
-#include "engine/cli.h"
+#include "cli.h"
+#include "notation.h"
+#include "pgn.h"
+
+static int usage(void)
+{
+    fprintf(stderr,
+            "usage: chuhan pgn convert --to uci|iccs|wxf|chinese|chinese-simplified [--encoding E] FILE...\n"
+            "       chuhan pgn check [--encoding E] FILE...\n"
+            "FILE: PGN or .pgn.zst ('-' for standard input); E: auto (default), utf-8, gbk, big5\n");
+    return 2;
+}
+
+static void put_tag(FILE *out, const char *name, const char *value)
+{
+    fprintf(out, "[%s \"", name);
+    for (const char *p = value; *p; p++) {
+        if (*p == '"' || *p == '\\')
+            fputc('\\', out);
+        fputc(*p, out);
+    }
+    fputs("\"]\n", out);
+}
+
+/* Write the replayed record in the chosen notation. */
+static bool write_record(FILE *out, const PgnGame *g, Position *pos, const Move *moves, int n, NotationFormat fmt)
+{
+    for (int i = 0; i < g->ntags; i++)
+        put_tag(out, g->tags[i].name,
+                !strcmp(g->tags[i].name, "Format") ? notation_format_name(fmt) : g->tags[i].value);
+    fputc('\n', out);
+    char err[160];
+    const char *fen = pgn_tag(g, "FEN");
+    if (!pos_set_fen(pos, fen && *fen ? fen : START_FEN, err, sizeof err))
+        return false;
+    int col = 0;
+    for (int i = 0; i < n; i++) {
+        char text[NOTATION_MAX];
+        int ply = pos_game_ply(pos);
+        if (!notation_write(pos, moves[i], fmt, text))
+            return false;
+        if (pos->side == RED)
+            col += fprintf(out, "%s%d. %s", col ? "\n" : "", ply / 2 + 1, text);
+        else if (i == 0)
+            col += fprintf(out, "%d... %s", ply / 2 + 1, text);
+        else
+            col += fprintf(out, " %s", text);
+        pos_do_move(pos, moves[i]);
+    }
+    const char *res = *g->termination ? g->termination : pgn_tag(g, "Result");
+    fprintf(out, "%s%s\n\n", col ? "\n" : "", res && *res ? res : "*");
+    return true;
+}
 
 int cli_pgn(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    fprintf(stderr, "not built yet\n");
-    return 2;
+    if (argc < 1)
+        return usage();
+    bool convert = !strcmp(argv[0], "convert");
+    if (!convert && strcmp(argv[0], "check"))
+        return usage();
+    NotationFormat fmt = NOTATION_AUTO;
+    PgnEncoding enc = PGN_ENC_AUTO;
+    int first = 1;
+    for (; first < argc && argv[first][0] == '-' && argv[first][1]; first++) {
+        if (!strcmp(argv[first], "--to") && first + 1 < argc) {
+            if (!notation_parse_format(argv[++first], &fmt) || fmt == NOTATION_AUTO) {
+                fprintf(stderr, "pgn: unknown notation '%s'\n", argv[first]);
+                return 2;
+            }
+        } else if (!strcmp(argv[first], "--encoding") && first + 1 < argc) {
+            if (!pgn_parse_encoding(argv[++first], &enc)) {
+                fprintf(stderr, "pgn: unknown encoding '%s'\n", argv[first]);
+                return 2;
+            }
+        } else {
+            return usage();
+        }
+    }
+    if (first >= argc || (convert && fmt == NOTATION_AUTO))
+        return usage();
+
+    Position *pos = malloc(sizeof *pos);
+    Move *moves = malloc(sizeof(Move) * MAX_GAME_PLY);
+    if (!pos || !moves) {
+        fprintf(stderr, "pgn: out of memory\n");
+        free(pos);
+        free(moves);
+        return 2;
+    }
+    long games = 0, good = 0, rejected[PGN_ERR_NB] = {0};
+    int status = 0;
+    for (int f = first; f < argc; f++) {
+        char err[256];
+        PgnReader *r = pgn_open_file(argv[f], enc, err, sizeof err);
+        if (!r) {
+            fprintf(stderr, "pgn: %s\n", err);
+            status = 2;
+            continue;
+        }
+        const PgnGame *g;
+        int k;
+        while ((k = pgn_next(r, &g, err, sizeof err)) > 0) {
+            int n;
+            games++;
+            PgnReplayError e = pgn_replay(g, pos, moves, MAX_GAME_PLY, &n, err, sizeof err);
+            if (e != PGN_OK) {
+                rejected[e]++;
+                fprintf(stderr, "%s:%ld: record %ld: %s\n", argv[f], g->line, g->index, err);
+                continue;
+            }
+            good++;
+            if (convert && !write_record(stdout, g, pos, moves, n, fmt)) {
+                fprintf(stderr, "%s:%ld: record %ld: cannot write it\n", argv[f], g->line, g->index);
+                status = 2;
+            }
+        }
+        if (k < 0) {
+            fprintf(stderr, "pgn: %s: %s\n", argv[f], err);
+            status = 2;
+        }
+        pgn_close(r);
+    }
+    long bad = games - good;
+    FILE *report = convert ? stderr : stdout;
+    fprintf(report, "%ld records, %ld replayed, %ld rejected", games, good, bad);
+    for (int e = 1; e < PGN_ERR_NB; e++)
+        if (rejected[e])
+            fprintf(report, ", %ld %s", rejected[e], pgn_error_name((PgnReplayError)e));
+    fputc('\n', report);
+    free(pos);
+    free(moves);
+    if (fflush(stdout) != 0)
+        status = 2;
+    return status ? status : bad ? 1 : 0;
 }

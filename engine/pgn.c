@@ -1,0 +1,1217 @@
+/* PGN records: input (plain or zstd), records, encodings, tokens, replay.
+ *
+ * Layers, bottom up:
+ *   input    bytes from a FILE* or memory, zstd-decompressed when the input
+ *            starts with the zstd magic number;
+ *   lines    split on '\n' (a trailing '\r' dropped);
+ *   records  raw lines grouped into records: a tag line after move text, or
+ *            a tag line repeating a tag name, starts the next record.  This
+ *            is safe on GBK and Big5 bytes: '\n' and '[' at a line start are
+ *            never part of a double-byte character;
+ *   text     the record decoded to UTF-8 (iconv), its encoding detected;
+ *   games    tags and move tokens parsed from the UTF-8 text. */
+#include "pgn.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <iconv.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zstd.h>
+
+#include "movegen.h"
+#include "notation.h"
+
+#define IN_CHUNK ((size_t)1 << 17)
+#define MAX_RECORD ((size_t)64 << 20)
+#define MAX_TAG_NAMES 64
+
+/* ---- growable byte buffers ---- */
+
+typedef struct {
+    char *p;
+    size_t len, cap;
+} Buf;
+
+static bool buf_reserve(Buf *b, size_t extra)
+{
+    if (b->cap - b->len > extra)
+        return true;
+    size_t cap = b->cap ? b->cap : 4096;
+    while (cap - b->len <= extra)
+        cap *= 2;
+    char *p = realloc(b->p, cap);
+    if (!p)
+        return false;
+    b->p = p;
+    b->cap = cap;
+    return true;
+}
+
+static bool buf_add(Buf *b, const void *data, size_t n)
+{
+    if (!buf_reserve(b, n))
+        return false;
+    memcpy(b->p + b->len, data, n);
+    b->len += n;
+    b->p[b->len] = 0; /* always room for it: reserve keeps one byte spare */
+    return true;
+}
+
+static void buf_free(Buf *b)
+{
+    free(b->p);
+    b->p = NULL;
+    b->len = b->cap = 0;
+}
+
+static int failf(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int failf(char *err, size_t errlen, const char *fmt, ...)
+{
+    if (err && errlen) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err, errlen, fmt, ap);
+        va_end(ap);
+    }
+    return -1;
+}
+
+/* ---- the reader ---- */
+
+#define ICONV_ALTS 3
+
+typedef struct {
+    size_t name, value;
+} TagOff;
+
+struct PgnReader {
+    /* input */
+    FILE *file;
+    bool own_file;
+    const unsigned char *in;
+    size_t in_len, in_pos;
+    unsigned char *in_buf;
+    bool in_eof;
+    ZSTD_DStream *zds; /* NULL: plain input */
+    size_t zlast;      /* last ZSTD_decompressStream() return: 0 at a frame's end */
+    /* bytes waiting to be split into lines */
+    Buf data;
+    size_t data_pos;
+    bool data_eof;
+    long line_no;
+    /* the raw record, and the line that starts the next one */
+    Buf rec;
+    Buf carry;
+    bool have_carry;
+    long carry_line, rec_line;
+    /* the record as UTF-8 text, and how far the games in it are read */
+    Buf text;
+    size_t text_pos;
+    long text_line;
+    PgnEncoding forced, sticky, rec_enc;
+    int rec_bad;
+    iconv_t cd[PGN_ENC_NB][ICONV_ALTS];
+    bool cd_tried[PGN_ENC_NB][ICONV_ALTS];
+    Buf scratch;
+    /* the current game */
+    Buf arena;
+    TagOff *tagoff;
+    PgnTag *tags;
+    int ntags, tagcap;
+    size_t *moveoff;
+    const char **moves;
+    int nmoves, movecap;
+    size_t termination;
+    PgnGame game;
+    long games;
+    bool failed;
+    char failure[256];
+};
+
+static const char *const ICONV_NAMES[PGN_ENC_NB][ICONV_ALTS] = {
+    [PGN_ENC_GBK] = {"GB18030", "GBK", NULL},
+    [PGN_ENC_BIG5] = {"BIG5", "CP950", "BIG5-HKSCS"},
+};
+
+static PgnReader *reader_new(PgnEncoding enc, char *err, size_t errlen)
+{
+    if ((int)enc < 0 || enc >= PGN_ENC_NB) {
+        failf(err, errlen, "unknown encoding");
+        return NULL;
+    }
+    PgnReader *r = calloc(1, sizeof *r);
+    if (!r) {
+        failf(err, errlen, "out of memory");
+        return NULL;
+    }
+    r->forced = enc;
+    r->sticky = PGN_ENC_AUTO;
+    for (int e = 0; e < PGN_ENC_NB; e++)
+        for (int k = 0; k < ICONV_ALTS; k++)
+            r->cd[e][k] = (iconv_t)-1;
+    return r;
+}
+
+/* Look at the first bytes: zstd or plain. */
+static PgnReader *reader_start(PgnReader *r, char *err, size_t errlen)
+{
+    static const unsigned char ZSTD_MAGIC_BYTES[4] = {0x28, 0xB5, 0x2F, 0xFD};
+    if (r->file) {
+        r->in_buf = malloc(IN_CHUNK);
+        if (!r->in_buf) {
+            failf(err, errlen, "out of memory");
+            pgn_close(r);
+            return NULL;
+        }
+        r->in = r->in_buf;
+        r->in_len = fread(r->in_buf, 1, IN_CHUNK, r->file);
+        if (r->in_len < IN_CHUNK) {
+            if (ferror(r->file)) {
+                failf(err, errlen, "read error: %s", strerror(errno));
+                pgn_close(r);
+                return NULL;
+            }
+            r->in_eof = true;
+        }
+    }
+    if (r->in_len >= 4 && !memcmp(r->in, ZSTD_MAGIC_BYTES, 4)) {
+        r->zds = ZSTD_createDStream();
+        if (!r->zds || ZSTD_isError(ZSTD_initDStream(r->zds))) {
+            failf(err, errlen, "cannot start the zstd decompressor");
+            pgn_close(r);
+            return NULL;
+        }
+    }
+    return r;
+}
+
+PgnReader *pgn_open_stream(FILE *f, PgnEncoding enc, char *err, size_t errlen)
+{
+    if (!f) {
+        failf(err, errlen, "no stream");
+        return NULL;
+    }
+    PgnReader *r = reader_new(enc, err, errlen);
+    if (!r)
+        return NULL;
+    r->file = f;
+    return reader_start(r, err, errlen);
+}
+
+PgnReader *pgn_open_file(const char *path, PgnEncoding enc, char *err, size_t errlen)
+{
+    if (!path || !strcmp(path, "-"))
+        return pgn_open_stream(stdin, enc, err, errlen);
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        failf(err, errlen, "cannot open %s: %s", path, strerror(errno));
+        return NULL;
+    }
+    PgnReader *r = reader_new(enc, err, errlen);
+    if (!r) {
+        fclose(f);
+        return NULL;
+    }
+    r->file = f;
+    r->own_file = true;
+    return reader_start(r, err, errlen);
+}
+
+PgnReader *pgn_open_memory(const void *data, size_t size, PgnEncoding enc, char *err, size_t errlen)
+{
+    if (!data && size) {
+        failf(err, errlen, "no data");
+        return NULL;
+    }
+    PgnReader *r = reader_new(enc, err, errlen);
+    if (!r)
+        return NULL;
+    r->in = data ? data : (const unsigned char *)"";
+    r->in_len = size;
+    r->in_eof = true;
+    return reader_start(r, err, errlen);
+}
+
+void pgn_close(PgnReader *r)
+{
+    if (!r)
+        return;
+    if (r->own_file && r->file)
+        fclose(r->file);
+    free(r->in_buf);
+    ZSTD_freeDStream(r->zds);
+    for (int e = 0; e < PGN_ENC_NB; e++)
+        for (int k = 0; k < ICONV_ALTS; k++)
+            if (r->cd[e][k] != (iconv_t)-1)
+                iconv_close(r->cd[e][k]);
+    buf_free(&r->data);
+    buf_free(&r->rec);
+    buf_free(&r->carry);
+    buf_free(&r->text);
+    buf_free(&r->scratch);
+    buf_free(&r->arena);
+    free(r->tagoff);
+    free(r->tags);
+    free(r->moveoff);
+    free(r->moves);
+    free(r);
+}
+
+/* ---- input layer ---- */
+
+static int raw_fill(PgnReader *r, char *err, size_t errlen)
+{
+    if (r->in_eof)
+        return 0;
+    size_t n = fread(r->in_buf, 1, IN_CHUNK, r->file);
+    if (n < IN_CHUNK) {
+        if (ferror(r->file))
+            return failf(err, errlen, "read error: %s", strerror(errno));
+        r->in_eof = true;
+    }
+    r->in_len = n;
+    r->in_pos = 0;
+    return n > 0;
+}
+
+/* Append more input bytes to r->data: 1, 0 at the end, -1 on error. */
+static int data_more(PgnReader *r, char *err, size_t errlen)
+{
+    if (r->data_pos > 0) {
+        memmove(r->data.p, r->data.p + r->data_pos, r->data.len - r->data_pos);
+        r->data.len -= r->data_pos;
+        r->data_pos = 0;
+    }
+    if (!buf_reserve(&r->data, IN_CHUNK))
+        return failf(err, errlen, "out of memory");
+    if (!r->zds) {
+        if (r->in_pos == r->in_len) {
+            int k = raw_fill(r, err, errlen);
+            if (k <= 0)
+                return k;
+        }
+        size_t n = r->in_len - r->in_pos;
+        if (n > IN_CHUNK)
+            n = IN_CHUNK;
+        memcpy(r->data.p + r->data.len, r->in + r->in_pos, n);
+        r->data.len += n;
+        r->in_pos += n;
+        return 1;
+    }
+    ZSTD_outBuffer out = {r->data.p + r->data.len, r->data.cap - r->data.len - 1, 0};
+    for (;;) {
+        if (r->in_pos == r->in_len && raw_fill(r, err, errlen) < 0)
+            return -1;
+        ZSTD_inBuffer in = {r->in, r->in_len, r->in_pos};
+        size_t ret = ZSTD_decompressStream(r->zds, &out, &in);
+        bool progress = in.pos != r->in_pos || out.pos > 0;
+        r->in_pos = in.pos;
+        if (ZSTD_isError(ret))
+            return failf(err, errlen, "corrupt zstd data: %s", ZSTD_getErrorName(ret));
+        if (progress)
+            r->zlast = ret;
+        if (out.pos > 0) {
+            r->data.len += out.pos;
+            return 1;
+        }
+        if (!progress && r->in_pos == r->in_len && r->in_eof) {
+            if (r->zlast != 0)
+                return failf(err, errlen, "truncated zstd data (the last frame is incomplete)");
+            return 0;
+        }
+    }
+}
+
+/* The next line, without its '\n' (and '\r'); valid until the next call.
+ * 1, 0 at the end, -1 on error. */
+static int next_line(PgnReader *r, const char **line, size_t *len, char *err, size_t errlen)
+{
+    for (;;) {
+        char *start = r->data.p + r->data_pos;
+        size_t avail = r->data.len - r->data_pos;
+        char *nl = avail ? memchr(start, '\n', avail) : NULL;
+        if (nl || (r->data_eof && avail > 0)) {
+            size_t n = nl ? (size_t)(nl - start) : avail;
+            r->data_pos += nl ? n + 1 : n;
+            if (n > 0 && start[n - 1] == '\r')
+                n--;
+            *line = start;
+            *len = n;
+            r->line_no++;
+            return 1;
+        }
+        if (r->data_eof)
+            return 0;
+        if (avail > MAX_RECORD)
+            return failf(err, errlen, "line %ld is longer than %zu MB", r->line_no + 1, MAX_RECORD >> 20);
+        int k = data_more(r, err, errlen);
+        if (k < 0)
+            return -1;
+        if (k == 0)
+            r->data_eof = true;
+    }
+}
+
+/* ---- records ---- */
+
+static size_t skip_blank(const char *s, size_t n, size_t i)
+{
+    for (;;) {
+        if (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\f' || s[i] == '\v'))
+            i++;
+        else if (i + 3 <= n && !memcmp(s + i, "\xEF\xBB\xBF", 3)) /* byte order mark */
+            i += 3;
+        else if (i + 3 <= n && !memcmp(s + i, "\xE3\x80\x80", 3)) /* ideographic space (UTF-8) */
+            i += 3;
+        else
+            return i;
+    }
+}
+
+/* The tag name of a tag line ("[Name ..."), or length 0 if not a tag line. */
+static bool tag_line(const char *s, size_t n, const char **name, size_t *namelen)
+{
+    size_t i = skip_blank(s, n, 0);
+    if (i >= n || s[i] != '[')
+        return false;
+    i++;
+    while (i < n && (s[i] == ' ' || s[i] == '\t'))
+        i++;
+    size_t j = i;
+    while (j < n && (isalnum((unsigned char)s[j]) || s[j] == '_' || s[j] == '-'))
+        j++;
+    *name = s + i;
+    *namelen = j - i;
+    return true;
+}
+
+static bool blank_line(const char *s, size_t n) { return skip_blank(s, n, 0) == n; }
+
+/* Gather the next raw record into r->rec: 1, 0 at the end, -1 on error. */
+static int read_record(PgnReader *r, char *err, size_t errlen)
+{
+    char names[MAX_TAG_NAMES][24];
+    int nnames = 0;
+    bool moves = false, any = false;
+    r->rec.len = 0;
+    const char *line = NULL;
+    size_t len = 0;
+    long line_no = 0;
+    bool carried = r->have_carry;
+    for (;;) {
+        if (carried) {
+            line = r->carry.p;
+            len = r->carry.len;
+            line_no = r->carry_line;
+            r->have_carry = carried = false;
+        } else {
+            int k = next_line(r, &line, &len, err, errlen);
+            if (k < 0)
+                return -1;
+            if (k == 0)
+                break;
+            line_no = r->line_no;
+        }
+        const char *name;
+        size_t nlen;
+        bool tag = tag_line(line, len, &name, &nlen);
+        if (tag) {
+            bool repeat = false;
+            for (int i = 0; i < nnames && !repeat; i++)
+                repeat = strlen(names[i]) == nlen && !memcmp(names[i], name, nlen);
+            if (moves || repeat) {
+                r->carry.len = 0;
+                if (!buf_add(&r->carry, line, len))
+                    return failf(err, errlen, "out of memory");
+                r->have_carry = true;
+                r->carry_line = line_no;
+                break;
+            }
+            if (nnames < MAX_TAG_NAMES && nlen < sizeof names[0]) {
+                memcpy(names[nnames], name, nlen);
+                names[nnames++][nlen] = 0;
+            }
+        } else if (!blank_line(line, len)) {
+            moves = true;
+        } else if (!any) {
+            continue; /* blank lines before a record */
+        }
+        if (!any)
+            r->rec_line = line_no;
+        any = true;
+        if (r->rec.len + len + 1 > MAX_RECORD)
+            return failf(err, errlen, "the record at line %ld is over %zu MB", r->rec_line, MAX_RECORD >> 20);
+        if (!buf_add(&r->rec, line, len) || !buf_add(&r->rec, "\n", 1))
+            return failf(err, errlen, "out of memory");
+    }
+    return any;
+}
+
+/* ---- UTF-8 and encodings ---- */
+
+/* Length of the valid UTF-8 sequence at s, or 0 if it is not one. */
+static size_t utf8_seq(const unsigned char *s, size_t n)
+{
+    unsigned c = s[0];
+    if (c < 0x80)
+        return 1;
+    size_t len;
+    unsigned min;
+    if (c >= 0xC2 && c <= 0xDF)
+        len = 2, min = 0x80;
+    else if (c >= 0xE0 && c <= 0xEF)
+        len = 3, min = 0x800;
+    else if (c >= 0xF0 && c <= 0xF4)
+        len = 4, min = 0x10000;
+    else
+        return 0;
+    if (len > n)
+        return 0;
+    unsigned cp = c & (0x7F >> len);
+    for (size_t i = 1; i < len; i++) {
+        if ((s[i] & 0xC0) != 0x80)
+            return 0;
+        cp = cp << 6 | (s[i] & 0x3F);
+    }
+    if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+        return 0;
+    return len;
+}
+
+static bool utf8_valid(const char *s, size_t n)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    for (size_t i = 0; i < n;) {
+        if (u[i] < 0x80) {
+            i++;
+            continue;
+        }
+        size_t k = utf8_seq(u + i, n - i);
+        if (!k)
+            return false;
+        i += k;
+    }
+    return true;
+}
+
+static bool utf8_lossy(const char *s, size_t n, Buf *out)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    for (size_t i = 0; i < n;) {
+        size_t k = utf8_seq(u + i, n - i);
+        if (!buf_add(out, k ? s + i : "\xEF\xBF\xBD", k ? k : 3))
+            return false;
+        i += k ? k : 1;
+    }
+    return true;
+}
+
+static iconv_t get_cd(PgnReader *r, PgnEncoding enc, int k)
+{
+    if (enc <= PGN_ENC_UTF8 || enc >= PGN_ENC_NB || !ICONV_NAMES[enc][k])
+        return (iconv_t)-1;
+    if (!r->cd_tried[enc][k]) {
+        r->cd_tried[enc][k] = true;
+        r->cd[enc][k] = iconv_open("UTF-8", ICONV_NAMES[enc][k]);
+    }
+    return r->cd[enc][k];
+}
+
+/* Convert with cd, appending to out.  0 done, 1 the input is not in this
+ * encoding (out left as it was), -1 out of memory.  With lossy, bad bytes
+ * become U+FFFD instead. */
+static int convert(iconv_t cd, const char *s, size_t n, Buf *out, bool lossy)
+{
+    size_t start = out->len;
+    char *in = (char *)s;
+    size_t left = n;
+    iconv(cd, NULL, NULL, NULL, NULL);
+    while (left > 0) {
+        if (!buf_reserve(out, left * 2 + 16))
+            return -1;
+        char *o = out->p + out->len;
+        size_t room = out->cap - out->len - 1;
+        size_t rc = iconv(cd, &in, &left, &o, &room);
+        out->len = (size_t)(o - out->p);
+        if (rc != (size_t)-1)
+            continue;
+        if (errno == E2BIG)
+            continue;
+        if (!lossy) {
+            out->len = start;
+            out->p[out->len] = 0;
+            return 1;
+        }
+        if (!buf_add(out, "\xEF\xBF\xBD", 3))
+            return -1;
+        in++, left--;
+        iconv(cd, NULL, NULL, NULL, NULL);
+    }
+    out->p[out->len] = 0;
+    return 0;
+}
+
+/* Decode one line in enc (trying its alternative tables); 0, 1 not this
+ * encoding, -1 out of memory. */
+static int decode_as(PgnReader *r, PgnEncoding enc, const char *s, size_t n, Buf *out)
+{
+    if (enc == PGN_ENC_UTF8) {
+        if (!utf8_valid(s, n))
+            return 1;
+        return buf_add(out, s, n) ? 0 : -1;
+    }
+    for (int k = 0; k < ICONV_ALTS; k++) {
+        iconv_t cd = get_cd(r, enc, k);
+        if (cd == (iconv_t)-1)
+            continue;
+        int rc = convert(cd, s, n, out, false);
+        if (rc <= 0)
+            return rc;
+    }
+    return 1;
+}
+
+/* Code points that make up Chinese move notation (both character sets). */
+static bool notation_char(unsigned cp)
+{
+    switch (cp) {
+    case 0x8ECA: case 0x8F66: case 0x99AC: case 0x9A6C: case 0x70AE: case 0x7832: /* 車车馬马炮砲 */
+    case 0x76F8: case 0x8C61: case 0x4ED5: case 0x58EB: case 0x5E25: case 0x5E05: /* 相象仕士帥帅 */
+    case 0x5C07: case 0x5C06: case 0x5175: case 0x5352: case 0x9032: case 0x8FDB: /* 將将兵卒進进 */
+    case 0x9000: case 0x5E73: /* 退平 */
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* Count non-ASCII code points and notation characters in UTF-8 text. */
+static void count_chars(const char *s, size_t n, long *wide, long *notation)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    for (size_t i = 0; i < n;) {
+        if (u[i] < 0x80) {
+            i++;
+            continue;
+        }
+        size_t k = utf8_seq(u + i, n - i);
+        if (!k) {
+            i++;
+            continue;
+        }
+        (*wide)++;
+        if (k == 3 && notation_char((unsigned)(u[i] & 0x0F) << 12 | (unsigned)(u[i + 1] & 0x3F) << 6 |
+                                    (u[i + 2] & 0x3F)))
+            (*notation)++;
+        i += k;
+    }
+}
+
+static bool has_high_bytes(const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if ((unsigned char)s[i] >= 0x80)
+            return true;
+    return false;
+}
+
+/* How well does enc read the record's move text?  Lines that fail cost
+ * much; Chinese notation characters score.  *clean: no line failed and most
+ * wide characters were notation.  -1 out of memory in *oom. */
+static long score_encoding(PgnReader *r, PgnEncoding enc, bool *clean, bool *oom)
+{
+    long score = 0, failed = 0, wide = 0, notation = 0;
+    const char *s = r->rec.p, *end = s + r->rec.len;
+    while (s < end) {
+        const char *nl = memchr(s, '\n', (size_t)(end - s));
+        size_t n = (size_t)(nl - s);
+        const char *name;
+        size_t nlen;
+        bool tag = tag_line(s, n, &name, &nlen);
+        if (has_high_bytes(s, n)) {
+            r->scratch.len = 0;
+            int rc = decode_as(r, enc, s, n, &r->scratch);
+            if (rc < 0) {
+                *oom = true;
+                return 0;
+            }
+            if (rc > 0)
+                failed++;
+            else if (!tag)
+                count_chars(r->scratch.p, r->scratch.len, &wide, &notation);
+        }
+        s = nl + 1;
+    }
+    *clean = failed == 0 && notation > 0 && notation * 2 >= wide;
+    score = notation * 4 - failed * 100;
+    return score;
+}
+
+/* Decide the record's encoding (AUTO). */
+static PgnEncoding detect(PgnReader *r, bool *oom)
+{
+    if (utf8_valid(r->rec.p, r->rec.len))
+        return PGN_ENC_UTF8;
+    bool clean = false;
+    if (r->sticky == PGN_ENC_GBK || r->sticky == PGN_ENC_BIG5) {
+        score_encoding(r, r->sticky, &clean, oom);
+        if (clean || *oom)
+            return r->sticky;
+    }
+    long gbk = score_encoding(r, PGN_ENC_GBK, &clean, oom);
+    long big5 = score_encoding(r, PGN_ENC_BIG5, &clean, oom);
+    if (big5 > gbk)
+        return PGN_ENC_BIG5;
+    if (gbk > big5)
+        return PGN_ENC_GBK;
+    return r->sticky == PGN_ENC_BIG5 ? PGN_ENC_BIG5 : PGN_ENC_GBK;
+}
+
+/* Decode r->rec into r->text, line by line. */
+static int decode_record(PgnReader *r, char *err, size_t errlen)
+{
+    bool oom = false;
+    PgnEncoding enc = r->forced != PGN_ENC_AUTO ? r->forced : detect(r, &oom);
+    if (oom)
+        return failf(err, errlen, "out of memory");
+    if (r->forced == PGN_ENC_AUTO && enc != PGN_ENC_UTF8)
+        r->sticky = enc;
+    r->rec_enc = enc;
+    r->rec_bad = 0;
+    r->text.len = 0;
+    r->text_pos = 0;
+    r->text_line = r->rec_line;
+    if (!buf_reserve(&r->text, r->rec.len + 1))
+        return failf(err, errlen, "out of memory");
+    r->text.p[0] = 0;
+    const char *s = r->rec.p, *end = s + r->rec.len;
+    while (s < end) {
+        const char *nl = memchr(s, '\n', (size_t)(end - s));
+        size_t n = (size_t)(nl - s);
+        int rc = has_high_bytes(s, n) ? decode_as(r, enc, s, n, &r->text) : (buf_add(&r->text, s, n) ? 0 : -1);
+        if (rc > 0) /* not in the record's encoding: another one, or U+FFFD */
+            r->rec_bad++;
+        for (int alt = PGN_ENC_UTF8; rc > 0 && alt < PGN_ENC_NB; alt++)
+            if (alt != (int)enc)
+                rc = decode_as(r, (PgnEncoding)alt, s, n, &r->text);
+        if (rc > 0) {
+            iconv_t cd = get_cd(r, enc, 0);
+            rc = cd == (iconv_t)-1 ? (utf8_lossy(s, n, &r->text) ? 0 : -1) : convert(cd, s, n, &r->text, true);
+        }
+        if (rc < 0 || !buf_add(&r->text, "\n", 1))
+            return failf(err, errlen, "out of memory");
+        s = nl + 1;
+    }
+    return 0;
+}
+
+/* ---- games from text ---- */
+
+static void game_reset(PgnReader *r)
+{
+    r->arena.len = 0;
+    r->ntags = r->nmoves = 0;
+    r->termination = 0;
+    buf_add(&r->arena, "", 1); /* offset 0: the empty string */
+}
+
+static size_t arena_add(PgnReader *r, const char *s, size_t n, bool *oom)
+{
+    size_t off = r->arena.len;
+    if (!buf_add(&r->arena, s, n) || !buf_add(&r->arena, "", 1))
+        *oom = true;
+    return off;
+}
+
+static void add_tag(PgnReader *r, const char *name, size_t nlen, const char *value, size_t vlen, bool *oom)
+{
+    if (r->ntags == r->tagcap) {
+        int cap = r->tagcap ? r->tagcap * 2 : 16;
+        TagOff *t = realloc(r->tagoff, (size_t)cap * sizeof *t);
+        if (!t) {
+            *oom = true;
+            return;
+        }
+        r->tagoff = t;
+        r->tagcap = cap;
+    }
+    TagOff *t = &r->tagoff[r->ntags++];
+    t->name = arena_add(r, name, nlen, oom);
+    /* unescape \" and \\ */
+    t->value = r->arena.len;
+    for (size_t i = 0; i < vlen; i++) {
+        if (value[i] == '\\' && i + 1 < vlen && (value[i + 1] == '"' || value[i + 1] == '\\'))
+            i++;
+        if (!buf_add(&r->arena, value + i, 1))
+            *oom = true;
+    }
+    if (!buf_add(&r->arena, "", 1))
+        *oom = true;
+}
+
+static void add_move(PgnReader *r, const char *s, size_t n, bool *oom)
+{
+    if (r->nmoves == r->movecap) {
+        int cap = r->movecap ? r->movecap * 2 : 256;
+        size_t *m = realloc(r->moveoff, (size_t)cap * sizeof *m);
+        if (!m) {
+            *oom = true;
+            return;
+        }
+        r->moveoff = m;
+        r->movecap = cap;
+    }
+    r->moveoff[r->nmoves++] = arena_add(r, s, n, oom);
+}
+
+static bool has_tag(PgnReader *r, const char *name, size_t nlen)
+{
+    for (int i = 0; i < r->ntags; i++) {
+        const char *t = r->arena.p + r->tagoff[i].name;
+        if (strlen(t) == nlen && !memcmp(t, name, nlen))
+            return true;
+    }
+    return false;
+}
+
+/* A tag at s[i] == '['; returns the index after it. */
+static size_t parse_tag(PgnReader *r, const char *s, size_t n, size_t i, bool *oom)
+{
+    size_t e = i;
+    while (e < n && s[e] != '\n')
+        e++;
+    i++;
+    while (i < e && (s[i] == ' ' || s[i] == '\t'))
+        i++;
+    size_t name = i;
+    while (i < e && (isalnum((unsigned char)s[i]) || s[i] == '_' || s[i] == '-'))
+        i++;
+    size_t nlen = i - name;
+    while (i < e && (s[i] == ' ' || s[i] == '\t'))
+        i++;
+    if (i < e && s[i] == '"') {
+        size_t v = ++i;
+        /* the closing quote is the one followed by ']' and then the end of
+         * the line or another tag: values may hold unescaped quotes */
+        for (size_t j = v; j < e; j++) {
+            if (s[j] == '\\' && j + 1 < e) {
+                j++;
+                continue;
+            }
+            if (s[j] != '"')
+                continue;
+            size_t k = j + 1;
+            while (k < e && (s[k] == ' ' || s[k] == '\t'))
+                k++;
+            if (k >= e || s[k] != ']')
+                continue;
+            size_t after = skip_blank(s, e, k + 1);
+            if (after < e && s[after] != '[')
+                continue;
+            if (nlen)
+                add_tag(r, s + name, nlen, s + v, j - v, oom);
+            return k + 1;
+        }
+        /* no proper end: the rest of the line, less a trailing "] */
+        size_t end = e;
+        while (end > v && (s[end - 1] == ' ' || s[end - 1] == '\t' || s[end - 1] == '\r'))
+            end--;
+        if (end > v && s[end - 1] == ']')
+            end--;
+        if (end > v && s[end - 1] == '"')
+            end--;
+        if (nlen)
+            add_tag(r, s + name, nlen, s + v, end - v, oom);
+        return e;
+    }
+    size_t v = i, end = i;
+    while (end < e && s[end] != ']')
+        end++;
+    size_t vend = end;
+    while (vend > v && (s[vend - 1] == ' ' || s[vend - 1] == '\t'))
+        vend--;
+    if (nlen)
+        add_tag(r, s + name, nlen, s + v, vend - v, oom);
+    return end < e ? end + 1 : e;
+}
+
+static bool is_result(const char *t, size_t n)
+{
+    static const char *const RESULTS[] = {"1-0", "0-1", "1/2-1/2", "\xC2\xBD-\xC2\xBD", "0.5-0.5", "*",
+                                          "紅勝", "红胜", "黑勝", "黑胜", "和棋", "和局"};
+    for (size_t i = 0; i < sizeof RESULTS / sizeof RESULTS[0]; i++)
+        if (strlen(RESULTS[i]) == n && !memcmp(RESULTS[i], t, n))
+            return true;
+    return false;
+}
+
+/* Does a token end at s[i]? */
+static size_t delimiter(const char *s, size_t n, size_t i)
+{
+    switch (s[i]) {
+    case ' ': case '\t': case '\n': case '\r': case '\f': case '\v':
+    case '{': case '}': case '(': case ')': case '[': case ']': case ';':
+        return 1;
+    default:
+        if (i + 3 <= n && !memcmp(s + i, "\xE3\x80\x80", 3))
+            return 3;
+        return 0;
+    }
+}
+
+static bool wxf_digit_shape(const char *t, size_t n)
+{
+    return n == 4 && t[0] >= '1' && t[0] <= '9' && ((t[1] >= '1' && t[1] <= '9') || t[1] == '+' || t[1] == '-') &&
+           strchr(".=+-", t[2]) && t[2] && t[3] >= '1' && t[3] <= '9';
+}
+
+/* Strip a leading move number ("12." "12..." "12．" "12、"): the start of
+ * the move in t, or n when the token is nothing but a number. */
+static size_t move_number(const char *t, size_t n)
+{
+    size_t j = 0;
+    while (j < n) {
+        if (isdigit((unsigned char)t[j]))
+            j++;
+        else if (j + 3 <= n && (unsigned char)t[j] == 0xEF && (unsigned char)t[j + 1] == 0xBC &&
+                 (unsigned char)t[j + 2] >= 0x90 && (unsigned char)t[j + 2] <= 0x99) /* ０..９ */
+            j += 3;
+        else
+            break;
+    }
+    size_t k = j;
+    while (k < n) {
+        if (t[k] == '.')
+            k++;
+        else if (k + 3 <= n && (!memcmp(t + k, "\xEF\xBC\x8E", 3) /* ． */ || !memcmp(t + k, "\xE2\x80\xA6", 3) /* … */
+                                || !memcmp(t + k, "\xE3\x80\x81", 3) /* 、 */ || !memcmp(t + k, "\xE3\x80\x82", 3) /* 。 */))
+            k += 3;
+        else
+            break;
+    }
+    if (j == 0 && k == n)
+        return n; /* "..." alone */
+    if (j == 0 || wxf_digit_shape(t, n))
+        return 0;
+    if (k == n)
+        return n;
+    return k > j ? k : 0;
+}
+
+static void add_moves(PgnReader *r, const char *t, size_t n, bool *oom)
+{
+    /* Chinese moves written without spaces: split every four characters */
+    if ((unsigned char)t[0] >= 0x80) {
+        size_t cps = 0, bounds[64];
+        bool wide = true;
+        for (size_t i = 0; i < n && wide;) {
+            size_t k = utf8_seq((const unsigned char *)t + i, n - i);
+            if (!k || k == 1) {
+                wide = false;
+                break;
+            }
+            if (cps % 4 == 0 && cps / 4 < 64)
+                bounds[cps / 4] = i;
+            cps++;
+            i += k;
+        }
+        if (wide && cps > 4 && cps % 4 == 0 && cps / 4 <= 64) {
+            for (size_t m = 0; m < cps / 4; m++) {
+                size_t b = bounds[m], e = m + 1 < cps / 4 ? bounds[m + 1] : n;
+                add_move(r, t + b, e - b, oom);
+            }
+            return;
+        }
+    }
+    add_move(r, t, n, oom);
+}
+
+/* Parse the next game from the text; 1 if there was one, 0 if none is left,
+ * -1 out of memory. */
+static int parse_game(PgnReader *r)
+{
+    const char *s = r->text.p;
+    size_t n = r->text.len, i = r->text_pos;
+    bool oom = false, moves = false, any = false;
+    bool line_start = i == 0 || s[i - 1] == '\n';
+    long line = r->text_line, start_line = line;
+    game_reset(r);
+    while (i < n && !oom) {
+        unsigned char c = (unsigned char)s[i];
+        if (c == '\n') {
+            i++, line++;
+            line_start = true;
+            continue;
+        }
+        size_t b = skip_blank(s, n, i);
+        if (b > i || c == '\r') {
+            i = b > i ? b : i + 1;
+            continue;
+        }
+        if (c == '%' && line_start) {
+            while (i < n && s[i] != '\n')
+                i++;
+            continue;
+        }
+        line_start = false;
+        if (!any)
+            start_line = line;
+        if (c == '[') {
+            const char *name;
+            size_t nlen;
+            tag_line(s + i, n - i, &name, &nlen);
+            if (moves || (any && has_tag(r, name, nlen)))
+                break; /* the next game's tags */
+            i = parse_tag(r, s, n, i, &oom);
+            any = true;
+            continue;
+        }
+        if (c == '{') {
+            while (i < n && s[i] != '}')
+                line += s[i++] == '\n';
+            i += i < n;
+            continue;
+        }
+        if (c == ';') {
+            while (i < n && s[i] != '\n')
+                i++;
+            continue;
+        }
+        if (c == '(') {
+            int depth = 0;
+            while (i < n) {
+                char ch = s[i];
+                if (ch == '{') {
+                    while (i < n && s[i] != '}')
+                        line += s[i++] == '\n';
+                } else if (ch == ';') {
+                    while (i < n && s[i] != '\n')
+                        i++;
+                    continue;
+                } else if (ch == '(') {
+                    depth++;
+                } else if (ch == ')' && --depth == 0) {
+                    i++;
+                    break;
+                } else if (ch == '\n') {
+                    line++;
+                }
+                i += i < n;
+            }
+            continue;
+        }
+        if (c == ')' || c == '}' || c == ']') {
+            i++;
+            continue;
+        }
+        if (c == '$') {
+            i++;
+            while (i < n && isdigit((unsigned char)s[i]))
+                i++;
+            continue;
+        }
+        size_t t = i;
+        while (i < n && !delimiter(s, n, i))
+            i++;
+        size_t len = i - t;
+        if (is_result(s + t, len)) {
+            r->termination = arena_add(r, s + t, len, &oom);
+            any = true;
+            break;
+        }
+        size_t k = move_number(s + t, len);
+        if (k < len) {
+            add_moves(r, s + t + k, len - k, &oom);
+            moves = true;
+        }
+        any = true;
+    }
+    r->text_pos = i;
+    r->text_line = line;
+    if (oom)
+        return -1;
+    if (!any)
+        return 0;
+    /* pointers into the arena, now that it no longer moves */
+    if (r->ntags > 0) {
+        PgnTag *t = realloc(r->tags, (size_t)r->tagcap * sizeof *t);
+        if (!t)
+            return -1;
+        r->tags = t;
+        for (int j = 0; j < r->ntags; j++) {
+            r->tags[j].name = r->arena.p + r->tagoff[j].name;
+            r->tags[j].value = r->arena.p + r->tagoff[j].value;
+        }
+    }
+    if (r->nmoves > 0) {
+        const char **m = realloc(r->moves, (size_t)r->movecap * sizeof *m);
+        if (!m)
+            return -1;
+        r->moves = m;
+        for (int j = 0; j < r->nmoves; j++)
+            r->moves[j] = r->arena.p + r->moveoff[j];
+    }
+    PgnGame *g = &r->game;
+    g->tags = r->ntags ? r->tags : NULL;
+    g->ntags = r->ntags;
+    g->moves = r->nmoves ? r->moves : NULL;
+    g->nmoves = r->nmoves;
+    g->termination = r->arena.p + r->termination;
+    g->index = ++r->games;
+    g->line = start_line;
+    g->encoding = r->rec_enc;
+    g->bad_lines = r->rec_bad;
+    return 1;
+}
+
+int pgn_next(PgnReader *r, const PgnGame **game, char *err, size_t errlen)
+{
+    if (!r)
+        return failf(err, errlen, "no reader");
+    if (r->failed)
+        return failf(err, errlen, "%s", r->failure);
+    for (;;) {
+        if (r->text.len > r->text_pos) {
+            int k = parse_game(r);
+            if (k > 0) {
+                *game = &r->game;
+                /* a record's bad lines are reported with its first game only */
+                r->rec_bad = 0;
+                return 1;
+            }
+            if (k < 0) {
+                failf(r->failure, sizeof r->failure, "out of memory");
+                break;
+            }
+        }
+        r->text.len = r->text_pos = 0;
+        int k = read_record(r, r->failure, sizeof r->failure);
+        if (k == 0)
+            return 0;
+        if (k < 0 || decode_record(r, r->failure, sizeof r->failure) < 0)
+            break;
+    }
+    r->failed = true;
+    return failf(err, errlen, "%s", r->failure);
+}
+
+/* ---- queries and replay ---- */
+
+const char *pgn_tag(const PgnGame *g, const char *name)
+{
+    for (int i = 0; i < g->ntags; i++)
+        if (!strcmp(g->tags[i].name, name))
+            return g->tags[i].value;
+    return NULL;
+}
+
+static int result_of(const char *s)
+{
+    if (!s)
+        return PGN_UNKNOWN;
+    while (*s == ' ')
+        s++;
+    if (!strncmp(s, "1-0", 3) || !strcmp(s, "紅勝") || !strcmp(s, "红胜"))
+        return PGN_RED_WINS;
+    if (!strncmp(s, "0-1", 3) || !strcmp(s, "黑勝") || !strcmp(s, "黑胜"))
+        return PGN_BLACK_WINS;
+    if (!strncmp(s, "1/2-1/2", 7) || !strncmp(s, "\xC2\xBD-\xC2\xBD", 5) || !strncmp(s, "0.5-0.5", 7) ||
+        !strcmp(s, "和棋") || !strcmp(s, "和局"))
+        return PGN_DRAW;
+    return PGN_UNKNOWN;
+}
+
+int pgn_result(const PgnGame *g)
+{
+    int res = result_of(pgn_tag(g, "Result"));
+    return res != PGN_UNKNOWN ? res : result_of(g->termination);
+}
+
+const char *pgn_error_name(PgnReplayError e)
+{
+    static const char *const NAMES[PGN_ERR_NB] = {
+        "ok", "no moves", "bad FEN", "unreadable or illegal move", "moves after the end of the game",
+        "too many moves",
+    };
+    return (int)e >= 0 && e < PGN_ERR_NB ? NAMES[e] : "?";
+}
+
+static PgnReplayError replay_fail(PgnReplayError e, char *err, size_t errlen, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static PgnReplayError replay_fail(PgnReplayError e, char *err, size_t errlen, const char *fmt, ...)
+{
+    if (err && errlen) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err, errlen, fmt, ap);
+        va_end(ap);
+    }
+    return e;
+}
+
+PgnReplayError pgn_replay(const PgnGame *g, Position *pos, Move *moves, int max, int *nmoves, char *err,
+                          size_t errlen)
+{
+    int played = 0;
+    if (nmoves)
+        *nmoves = 0;
+    const char *fen = pgn_tag(g, "FEN");
+    char why[200];
+    if (!fen || !*fen)
+        fen = START_FEN;
+    if (!pos_set_fen(pos, fen, why, sizeof why))
+        return replay_fail(PGN_ERR_FEN, err, errlen, "bad FEN tag: %s", why);
+    if (g->nmoves == 0)
+        return replay_fail(PGN_ERR_NO_MOVES, err, errlen, "the record has no moves");
+    for (int i = 0; i < g->nmoves; i++) {
+        int ply = pos_game_ply(pos);
+        if (pos_room(pos) < 1)
+            return replay_fail(PGN_ERR_TOO_LONG, err, errlen, "more than %d moves", played);
+        Move m = notation_read(pos, g->moves[i], NOTATION_AUTO, why, sizeof why);
+        if (m == MOVE_NONE) {
+            const char *side = pos->side == RED ? "red" : "black";
+            if (count_legal(pos) == 0)
+                return replay_fail(PGN_ERR_AFTER_END, err, errlen, "move %d (%s) '%s' comes after %s is %s", ply / 2 + 1,
+                                   side, g->moves[i], side, pos_in_check(pos) ? "checkmated" : "stalemated");
+            return replay_fail(PGN_ERR_MOVE, err, errlen, "move %d (%s): %s", ply / 2 + 1, side, why);
+        }
+        if (moves && played < max)
+            moves[played] = m;
+        pos_do_move(pos, m);
+        played++;
+        if (nmoves)
+            *nmoves = played;
+    }
+    return PGN_OK;
+}
+
+/* ---- names ---- */
+
+static const struct {
+    const char *name;
+    PgnEncoding enc;
+} ENCODING_NAMES[] = {
+    {"auto", PGN_ENC_AUTO}, {"utf-8", PGN_ENC_UTF8}, {"utf8", PGN_ENC_UTF8},     {"gbk", PGN_ENC_GBK},
+    {"gb2312", PGN_ENC_GBK}, {"gb18030", PGN_ENC_GBK}, {"cp936", PGN_ENC_GBK},   {"big5", PGN_ENC_BIG5},
+    {"cp950", PGN_ENC_BIG5},
+};
+
+bool pgn_parse_encoding(const char *name, PgnEncoding *enc)
+{
+    for (size_t i = 0; i < sizeof ENCODING_NAMES / sizeof ENCODING_NAMES[0]; i++)
+        if (!strcasecmp(name, ENCODING_NAMES[i].name)) {
+            *enc = ENCODING_NAMES[i].enc;
+            return true;
+        }
+    return false;
+}
+
+const char *pgn_encoding_name(PgnEncoding enc)
+{
+    for (size_t i = 0; i < sizeof ENCODING_NAMES / sizeof ENCODING_NAMES[0]; i++)
+        if (ENCODING_NAMES[i].enc == enc)
+            return ENCODING_NAMES[i].name;
+    return "?";
+}
