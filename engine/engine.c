@@ -10,7 +10,9 @@
 #include <strings.h>
 
 #include "eval/eval.h"
+#include "book/book.h"
 #include "movegen.h"
+#include "rules.h"
 #include "search/threads.h"
 
 enum {
@@ -21,9 +23,16 @@ enum {
     O_PONDER,
     O_MOVE_OVERHEAD,
     O_SHOW_WDL,
+    O_REPETITION_RULE,
     O_SIXTY_MOVE,
+    O_OWN_BOOK,
+    O_BOOK_FILE,
+    O_BOOK_DEPTH,
+    O_BOOK_VARIETY,
     O_NB
 };
+
+#define BOOK_DEFAULT_NAME "<built-in>"
 
 static const OptionInfo OPTIONS[O_NB] = {
     [O_THREADS] = {"Threads", OPT_SPIN, "1", 1, MAX_THREADS, {NULL}},
@@ -33,7 +42,12 @@ static const OptionInfo OPTIONS[O_NB] = {
     [O_PONDER] = {"Ponder", OPT_CHECK, "false", 0, 0, {NULL}},
     [O_MOVE_OVERHEAD] = {"Move Overhead", OPT_SPIN, "30", 0, 5000, {NULL}},
     [O_SHOW_WDL] = {"UCI_ShowWDL", OPT_CHECK, "false", 0, 0, {NULL}},
+    [O_REPETITION_RULE] = {"Repetition Rule", OPT_COMBO, "cxa", 0, 0, {"cxa", "axf", "draw", NULL}},
     [O_SIXTY_MOVE] = {"Sixty Move Rule", OPT_CHECK, "true", 0, 0, {NULL}},
+    [O_OWN_BOOK] = {"OwnBook", OPT_CHECK, "true", 0, 0, {NULL}},
+    [O_BOOK_FILE] = {"BookFile", OPT_STRING, BOOK_DEFAULT_NAME, 0, 0, {NULL}},
+    [O_BOOK_DEPTH] = {"BookDepth", OPT_SPIN, "30", 0, 1000, {NULL}},
+    [O_BOOK_VARIETY] = {"BookVariety", OPT_CHECK, "false", 0, 0, {NULL}},
 };
 
 struct Engine {
@@ -43,7 +57,11 @@ struct Engine {
     TT tt;
     ThreadPool *pool;
     SearchShared shared;
-    long value[O_NB]; /* spin and check options */
+    long value[O_NB]; /* spin and check options; combo: index of the value */
+    char book_file[1024];
+    Book *book;       /* NULL: none (off, or it failed to load) */
+    bool book_loaded; /* book reflects book_file */
+    uint64_t book_rng;
     /* bench: a silent search records its move here */
     Move bench_move;
 };
@@ -76,6 +94,9 @@ Engine *engine_new(const EngineCallbacks *cb, char *err, size_t errlen)
         e->cb = *cb;
     for (int i = 0; i < O_NB; i++)
         e->value[i] = OPTIONS[i].type == OPT_CHECK ? !strcmp(OPTIONS[i].def, "true") : atol(OPTIONS[i].def);
+    e->value[O_REPETITION_RULE] = RULE_CXA;
+    snprintf(e->book_file, sizeof e->book_file, "%s", BOOK_DEFAULT_NAME);
+    e->book_rng = (uint64_t)now_ms() * 0x9E3779B97F4A7C15ULL | 1;
     pos_set_fen(&e->root, START_FEN, NULL, 0);
     if (!tt_resize(&e->tt, (size_t)e->value[O_HASH], 1, err, errlen) || !(e->pool = pool_new(1, err, errlen))) {
         tt_free(&e->tt);
@@ -93,7 +114,25 @@ void engine_free(Engine *e)
     engine_wait(e);
     pool_free(e->pool);
     tt_free(&e->tt);
+    book_free(e->book);
     free(e);
+}
+
+/* (Re)load the book named by BookFile (the built-in one by default).  On
+ * failure the engine plays on without a book and err says why. */
+static bool load_book(Engine *e, char *err, size_t errlen)
+{
+    book_free(e->book);
+    e->book = NULL;
+    e->book_loaded = true;
+    char why[256];
+    bool builtin = !strcmp(e->book_file, BOOK_DEFAULT_NAME);
+    e->book = builtin ? book_load_default(why, sizeof why) : book_load_file(e->book_file, why, sizeof why);
+    if (!e->book) {
+        snprintf(err, errlen, "book %.200s: %s; playing without a book", builtin ? "(built-in)" : e->book_file, why);
+        return false;
+    }
+    return true;
 }
 
 /* Strict number parsing: all of the text, within [min, max]. */
@@ -141,6 +180,23 @@ bool engine_set_option(Engine *e, const char *name, const char *value, char *err
             return false;
         }
         break;
+    case OPT_COMBO:
+        for (v = 0; o->vars[v] && (!value || strcasecmp(o->vars[v], value)); v++)
+            ;
+        if (!o->vars[v]) {
+            snprintf(err, errlen, "%s must be one of %s, %s, %s; not '%s'", o->name, o->vars[0], o->vars[1],
+                     o->vars[2], value ? value : "");
+            return false;
+        }
+        break;
+    case OPT_STRING:
+        if (!value || !*value || !strcmp(value, "<empty>"))
+            value = o->def;
+        if (strlen(value) >= sizeof e->book_file) {
+            snprintf(err, errlen, "%s: the value is too long", o->name);
+            return false;
+        }
+        break;
     default:
         break;
     }
@@ -160,10 +216,16 @@ bool engine_set_option(Engine *e, const char *name, const char *value, char *err
     case O_CLEAR_HASH:
         tt_clear(&e->tt, pool_size(e->pool));
         return true;
+    case O_BOOK_FILE:
+        snprintf(e->book_file, sizeof e->book_file, "%s", value);
+        e->book_loaded = false;
+        return load_book(e, err, errlen);
     default:
         break;
     }
     e->value[i] = v;
+    if (i == O_OWN_BOOK && v && !e->book_loaded)
+        return load_book(e, err, errlen);
     return true;
 }
 
@@ -176,6 +238,10 @@ const char *engine_get_option(Engine *e, const char *name, char *buf, size_t len
         snprintf(buf, len, "%s", e->value[i] ? "true" : "false");
     else if (OPTIONS[i].type == OPT_SPIN)
         snprintf(buf, len, "%ld", e->value[i]);
+    else if (OPTIONS[i].type == OPT_COMBO)
+        snprintf(buf, len, "%s", OPTIONS[i].vars[e->value[i]]);
+    else if (i == O_BOOK_FILE)
+        snprintf(buf, len, "%s", e->book_file);
     else
         snprintf(buf, len, "%s", OPTIONS[i].def);
     return buf;
@@ -254,7 +320,7 @@ static void prepare(Engine *e, const SearchLimits *limits)
     if (sh->limits.depth > MAX_PLY - 4)
         sh->limits.depth = MAX_PLY - 4;
     sh->multipv = (int)e->value[O_MULTIPV];
-    sh->rule = 0;
+    sh->rule = (int)e->value[O_REPETITION_RULE];
     sh->sixty_move_plies = e->value[O_SIXTY_MOVE] ? 120 : 0;
     atomic_store(&sh->stop, false);
     atomic_store(&sh->pondering, limits->ponder);
@@ -265,9 +331,52 @@ static void prepare(Engine *e, const SearchLimits *limits)
     tt_new_search(&e->tt);
 }
 
+/* A book move for the game position, or MOVE_NONE: only for a normal timed
+ * or limited search (not analysis, pondering or searchmoves) within
+ * BookDepth plies of the game. */
+static Move book_move(Engine *e, const SearchLimits *limits)
+{
+    if (!e->value[O_OWN_BOOK] || limits->infinite || limits->ponder || limits->nsearchmoves || limits->mate)
+        return MOVE_NONE;
+    if (pos_game_ply(&e->root) >= e->value[O_BOOK_DEPTH])
+        return MOVE_NONE;
+    if (!e->book_loaded) {
+        char err[512];
+        if (!load_book(e, err, sizeof err) && e->cb.message)
+            e->cb.message(e->cb.ctx, err);
+    }
+    if (!e->book)
+        return MOVE_NONE;
+    return book_choose(e->book, &e->root, !e->value[O_BOOK_VARIETY], &e->book_rng);
+}
+
 void engine_go(Engine *e, const SearchLimits *limits)
 {
     engine_wait(e);
+    Move bm = book_move(e, limits);
+    if (bm) {
+        BookMove moves[MAX_MOVES];
+        int n = book_probe(e->book, &e->root, moves, MAX_MOVES);
+        uint32_t total = 0, weight = 0;
+        for (int i = 0; i < n; i++) {
+            total += moves[i].weight;
+            if (moves[i].move == bm)
+                weight = moves[i].weight;
+        }
+        char text[8], msg[160];
+        move_str(bm, text, false);
+        snprintf(msg, sizeof msg, "book %s (weight %u of %u, %d book moves)", text, weight, total, n);
+        if (e->cb.message)
+            e->cb.message(e->cb.ctx, msg);
+        /* The expected reply, if the book has one, to ponder on. */
+        Move ponder = MOVE_NONE;
+        pos_do_move(&e->root, bm);
+        ponder = book_choose(e->book, &e->root, true, NULL);
+        pos_undo_move(&e->root);
+        if (e->cb.bestmove)
+            e->cb.bestmove(e->cb.ctx, bm, ponder);
+        return;
+    }
     prepare(e, limits);
     pool_start(e->pool, &e->shared, &e->root, on_bestmove, e);
 }

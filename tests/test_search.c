@@ -48,6 +48,7 @@ static Engine *new_engine(void)
     Engine *e = engine_new(&cb, err, sizeof err);
     if (!e)
         fail_msg("engine_new: %s", err);
+    assert_true(engine_set_option(e, "OwnBook", "false", err, sizeof err));
     return e;
 }
 

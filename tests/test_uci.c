@@ -12,7 +12,17 @@
 static EngineProc ep;
 static char log_buf[1 << 16];
 
+/* Most tests search: the book would answer their opening positions. */
 static int setup(void **state)
+{
+    (void)state;
+    if (!ep_start_engine(&ep))
+        return -1;
+    ep_send(&ep, "setoption name OwnBook value false");
+    return 0;
+}
+
+static int setup_with_book(void **state)
 {
     (void)state;
     return ep_start_engine(&ep) ? 0 : -1;
@@ -59,7 +69,8 @@ static void test_handshake(void **state)
     expect("uciok", 5000);
     assert_non_null(strstr(log_buf, "id name Chuhan"));
     static const char *const options[] = {"Threads", "Hash", "Clear Hash", "MultiPV", "Ponder", "Move Overhead",
-                                          "UCI_ShowWDL"};
+                                          "UCI_ShowWDL", "Repetition Rule", "Sixty Move Rule", "OwnBook",
+                                          "BookFile", "BookDepth", "BookVariety"};
     for (size_t i = 0; i < sizeof options / sizeof options[0]; i++) {
         char want[64];
         snprintf(want, sizeof want, "option name %s type", options[i]);
@@ -207,6 +218,7 @@ static const char *const MALFORMED[] = {
     "setoption name MultiPV value -1",
     "setoption name Ponder value maybe",
     "setoption name UCI_ShowWDL value yes",
+    "setoption name Repetition Rule value chess",
     "\x01\x02\x03",
     "posit1on startpos",
 };
@@ -264,6 +276,49 @@ static void test_long_game_position(void **state)
     assert_bestmove_legal(l, START_FEN, NULL);
 }
 
+/* A game from the start: book moves with an info string, until the game
+ * leaves the book; then the search takes over. */
+static void test_book_moves(void **state)
+{
+    (void)state;
+    static char moves[4096];
+    moves[0] = 0;
+    int book_moves = 0;
+    bool searched = false;
+    for (int ply = 0; ply < 40 && !searched; ply++) {
+        ep_send(&ep, "position startpos%s%s", moves[0] ? " moves" : "", moves);
+        ep_send(&ep, "go wtime 5000 btime 5000");
+        const char *l = expect("bestmove", 10000);
+        char move[16];
+        assert_int_equal(sscanf(l, "bestmove %15s", move), 1);
+        assert_bestmove_legal(l, START_FEN, moves);
+        if (strstr(log_buf, "info string book ")) {
+            assert_null(strstr(log_buf, "info depth"));
+            book_moves++;
+        } else {
+            assert_non_null(strstr(log_buf, "info depth"));
+            searched = true;
+        }
+        strcat(moves, " ");
+        strcat(moves, move);
+    }
+    assert_true(book_moves >= 4);
+    assert_true(searched);
+    /* a broken book file: a clear message, and the engine plays on */
+    ep_send(&ep, "setoption name BookFile value /nonexistent/book.bin");
+    ep_send(&ep, "position startpos");
+    ep_send(&ep, "go depth 3");
+    const char *l = expect("bestmove", 10000);
+    assert_non_null(strstr(log_buf, "info string book /nonexistent/book.bin"));
+    assert_bestmove_legal(l, START_FEN, NULL);
+    /* OwnBook off: the start position is searched */
+    ep_send(&ep, "setoption name BookFile value <built-in>");
+    ep_send(&ep, "setoption name OwnBook value false");
+    ep_send(&ep, "go depth 3");
+    expect("bestmove", 10000);
+    assert_null(strstr(log_buf, "info string book"));
+}
+
 const struct CMUnitTest *uci_tests(size_t *count)
 {
     static const struct CMUnitTest tests[] = {
@@ -277,6 +332,7 @@ const struct CMUnitTest *uci_tests(size_t *count)
         cmocka_unit_test_setup_teardown(test_multipv_and_wdl, setup, teardown),
         cmocka_unit_test_setup_teardown(test_malformed_commands, setup, teardown),
         cmocka_unit_test_setup_teardown(test_long_game_position, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_book_moves, setup_with_book, teardown),
     };
     *count = sizeof tests / sizeof tests[0];
     return tests;
