@@ -388,6 +388,16 @@ bool engine_searching(Engine *e) { return pool_busy(e->pool); }
 
 int engine_eval(Engine *e) { return evaluate(&e->root); }
 
+bool engine_probe(Engine *e, TTData *out)
+{
+    if (!tt_probe(&e->tt, pos_key(&e->root), out))
+        return false;
+    /* the move is for this position only if it is legal here */
+    if (out->move && (!pos_pseudo_legal(&e->root, out->move) || !pos_legal(&e->root, out->move)))
+        out->move = MOVE_NONE;
+    return true;
+}
+
 static void bench_bestmove(void *ctx, Move best, Move ponder)
 {
     (void)ponder;

@@ -58,6 +58,9 @@ void engine_ponderhit(Engine *e);
 void engine_wait(Engine *e);
 bool engine_searching(Engine *e);
 
+/* The transposition table's entry for the current position (UCCI probe). */
+bool engine_probe(Engine *e, TTData *out);
+
 /* Static evaluation of the current position, side to move's view. */
 int engine_eval(Engine *e);
 

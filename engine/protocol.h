@@ -39,6 +39,8 @@ bool parse_int64(const char *text, int64_t min, int64_t max, int64_t *out);
 int protocol_main(FILE *in, FILE *out);
 
 /* Each front-end: serve until quit, starting with first_line. */
-int uci_main(FILE *in, Output *out, char *first_line);
+int uci_main(FILE *in, Output *out, char *first_line);  /* engine/uci.c */
+int ucci_main(FILE *in, Output *out, char *first_line); /* engine/ucci.c */
+int cecp_main(FILE *in, Output *out, char *first_line); /* engine/cecp.c */
 
 #endif
