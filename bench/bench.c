@@ -46,12 +46,17 @@ const char *const BenchFens[] = {
 };
 const int BenchCount = (int)(sizeof BenchFens / sizeof BenchFens[0]);
 
-uint64_t bench_run(int depth, FILE *out, double *nps)
+uint64_t bench_run(int depth, const char *rule, FILE *out, double *nps)
 {
     char err[256];
     Engine *e = engine_new(NULL, err, sizeof err);
     if (!e) {
         fprintf(out, "bench: %s\n", err);
+        return 0;
+    }
+    if (rule && !engine_set_option(e, "Repetition Rule", rule, err, sizeof err)) {
+        fprintf(out, "bench: %s\n", err);
+        engine_free(e);
         return 0;
     }
     uint64_t total = 0;
@@ -82,15 +87,21 @@ uint64_t bench_run(int depth, FILE *out, double *nps)
 int cli_bench(int argc, char **argv)
 {
     int depth = BENCH_DEPTH;
-    if (argc > 0) {
+    const char *rule = NULL;
+    for (int i = 0; i < argc; i++) {
+        if (!strcmp(argv[i], "--rule") && i + 1 < argc) {
+            rule = argv[++i];
+            continue;
+        }
         char *end;
-        long d = strtol(argv[0], &end, 10);
+        long d = strtol(argv[i], &end, 10);
         if (*end || d < 1 || d > 64) {
-            fprintf(stderr, "bench: depth must be a number from 1 to 64, not '%s'\n", argv[0]);
+            fprintf(stderr, "usage: chuhan bench [DEPTH] [--rule cxa|axf|draw]\n"
+                            "bench: depth must be a number from 1 to 64, not '%s'\n", argv[i]);
             return 2;
         }
         depth = (int)d;
     }
     double nps;
-    return bench_run(depth, stdout, &nps) ? 0 : 1;
+    return bench_run(depth, rule, stdout, &nps) ? 0 : 1;
 }

@@ -12,8 +12,9 @@ extern const char *const BenchFens[];
 extern const int BenchCount;
 
 /* Search every bench position to depth with one thread and a cleared
- * 16 MB table; print each one's nodes and the totals to out.  Returns the
- * node count (0 on failure); *nps gets the speed. */
-uint64_t bench_run(int depth, FILE *out, double *nps);
+ * 16 MB table, under the repetition rule set `rule` (NULL: the default);
+ * print each one's nodes and the totals to out.  Returns the node count
+ * (0 on failure); *nps gets the speed. */
+uint64_t bench_run(int depth, const char *rule, FILE *out, double *nps);
 
 #endif

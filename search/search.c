@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "engine/movegen.h"
+#include "engine/rules.h"
 #include "eval/eval.h"
 #include "movepick.h"
 #include "params.h"
@@ -54,14 +55,22 @@ static inline int value_to_tt(int v, int ply)
     return v;
 }
 
-static inline int value_from_tt(int v, int ply)
+/* A mate from the table is kept only if it lands before the 60-move rule
+ * draws the game (limit 0: no such rule). */
+static inline int value_from_tt(int v, int ply, int rule60, int limit)
 {
     if (v == VALUE_NONE)
         return VALUE_NONE;
-    if (v >= VALUE_MATE_IN_MAX_PLY)
+    if (v >= VALUE_MATE_IN_MAX_PLY) {
+        if (limit && VALUE_MATE - v > limit - rule60)
+            return VALUE_MATE_IN_MAX_PLY - 1; /* a win, but maybe not in time */
         return v - ply;
-    if (v <= -VALUE_MATE_IN_MAX_PLY)
+    }
+    if (v <= -VALUE_MATE_IN_MAX_PLY) {
+        if (limit && VALUE_MATE + v > limit - rule60)
+            return -VALUE_MATE_IN_MAX_PLY + 1;
         return v + ply;
+    }
     return v;
 }
 
@@ -113,21 +122,53 @@ static inline void count_node(SearchThread *th)
 }
 
 /* The single place where a repetition is scored: the current position
- * occurred before, with the same side to move and no capture between.
- * This issue's rule: every repetition is a draw. */
+ * occurred before, with the same side to move and no capture or null move
+ * between.  The cycle is ruled at its first recurrence by the repetition
+ * rules: the side that broke them loses by a score just short of mate, an
+ * allowed or mutual cycle is a draw.  A cycle inside the tree is ruled from
+ * the latest occurrence; one that reaches into the game history from the
+ * earliest in the window, as a referee would see it. */
 static int repetition_value(SearchThread *th, int ply)
 {
-    (void)ply;
-    const Position *pos = &th->pos;
+    Position *pos = &th->pos;
     const StateInfo *st = pos_state(pos);
     int window = min_int(st->rule60, st->null_ply);
     if (window < 4)
         return VALUE_NONE;
     Key key = st->key;
-    for (int i = pos->top - 4; i >= pos->top - window && i >= 0; i -= 2)
-        if (pos->st[i].key == key)
-            return VALUE_DRAW;
-    return VALUE_NONE;
+    int prev = -1, low = max_int(pos->top - window, 0);
+    for (int i = pos->top - 4; i >= low; i -= 2)
+        if (pos->st[i].key == key) {
+            prev = i;
+            if (i >= th->root_top)
+                break;
+        }
+    if (prev < 0)
+        return VALUE_NONE;
+    int rule = th->shared->rule;
+    if (rule == RULE_DRAW)
+        return VALUE_DRAW;
+    switch (rules_cycle_verdict(pos, prev, rule)) {
+    case VERDICT_WIN: return VALUE_RULE_WIN - ply;
+    case VERDICT_LOSS: return -VALUE_RULE_WIN + ply;
+    default: return VALUE_DRAW;
+    }
+}
+
+/* Scores that depend on the path (a repetition ruled against one side) must
+ * not be stored: another path to the same position may not repeat. */
+static inline bool path_dependent(int v)
+{
+    return v != VALUE_NONE && abs(v) >= VALUE_RULE_IN_MAX_PLY && abs(v) < VALUE_MATE_IN_MAX_PLY;
+}
+
+/* The evaluation fades as the 60-move rule comes near, so that the side
+ * ahead looks for a capture in time. */
+static inline int damped(int eval, const Position *pos, const SearchShared *sh)
+{
+    if (!sh->sixty_move_plies)
+        return eval;
+    return eval * (2 * sh->sixty_move_plies - pos_state(pos)->rule60) / (2 * sh->sixty_move_plies);
 }
 
 /* Zugzwang is common in xiangqi endings: allow the null move only to a side
@@ -163,25 +204,24 @@ static int qsearch(SearchThread *th, Stack *ss, int alpha, int beta, bool pv_nod
     Key key = pos_key(pos);
     TTData tte;
     bool tt_hit = tt_probe(sh->tt, key, &tte);
-    int tt_value = tt_hit ? value_from_tt(tte.value, ply) : VALUE_NONE;
+    int tt_value = tt_hit ? value_from_tt(tte.value, ply, pos_state(pos)->rule60, sh->sixty_move_plies) : VALUE_NONE;
     Move tt_move = tt_hit ? tte.move : MOVE_NONE;
     if (!pv_node && tt_hit && tt_value != VALUE_NONE
         && (tte.bound & (tt_value >= beta ? TT_BOUND_LOWER : TT_BOUND_UPPER)))
         return tt_value;
 
-    int best_value, static_eval;
+    int best_value, static_eval, raw_eval = VALUE_NONE;
     if (in_check) {
         best_value = static_eval = -VALUE_INFINITE;
     } else {
-        static_eval = tt_hit && tte.eval != VALUE_NONE ? tte.eval : evaluate(pos);
-        best_value = static_eval;
+        raw_eval = tt_hit && tte.eval != VALUE_NONE ? tte.eval : evaluate(pos);
+        best_value = static_eval = damped(raw_eval, pos, sh);
         if (tt_value != VALUE_NONE && (tte.bound & (tt_value > best_value ? TT_BOUND_LOWER : TT_BOUND_UPPER)))
             best_value = tt_value;
         /* Stand pat: the side to move need not capture. */
         if (best_value >= beta) {
             if (!tt_hit)
-                tt_store(sh->tt, key, value_to_tt(best_value, ply), false, TT_BOUND_LOWER, -1, MOVE_NONE,
-                         static_eval);
+                tt_store(sh->tt, key, value_to_tt(best_value, ply), false, TT_BOUND_LOWER, -1, MOVE_NONE, raw_eval);
             return best_value;
         }
         if (best_value > alpha)
@@ -231,8 +271,11 @@ static int qsearch(SearchThread *th, Stack *ss, int alpha, int beta, bool pv_nod
     if (in_check && move_count == 0)
         return mated_in(ply);
 
-    tt_store(sh->tt, key, value_to_tt(best_value, ply), pv_node,
-             best_value >= beta ? TT_BOUND_LOWER : TT_BOUND_UPPER, in_check ? 0 : -1, best_move, static_eval);
+    if (path_dependent(best_value))
+        tt_store(sh->tt, key, VALUE_NONE, pv_node, TT_BOUND_NONE, -TT_DEPTH_OFFSET, best_move, raw_eval);
+    else
+        tt_store(sh->tt, key, value_to_tt(best_value, ply), pv_node,
+                 best_value >= beta ? TT_BOUND_LOWER : TT_BOUND_UPPER, in_check ? 0 : -1, best_move, raw_eval);
     return best_value;
 }
 
@@ -281,7 +324,7 @@ static int search(SearchThread *th, Stack *ss, int alpha, int beta, int depth, b
     Key key = pos_key(pos);
     TTData tte;
     bool tt_hit = tt_probe(sh->tt, key, &tte);
-    int tt_value = tt_hit ? value_from_tt(tte.value, ply) : VALUE_NONE;
+    int tt_value = tt_hit ? value_from_tt(tte.value, ply, pos_state(pos)->rule60, sh->sixty_move_plies) : VALUE_NONE;
     Move tt_move = root ? th->root_moves[th->pv_index].move : tt_hit ? tte.move : MOVE_NONE;
     bool tt_pv = pv_node || (tt_hit && tte.pv);
     if (!pv_node && tt_hit && tte.depth >= depth && tt_value != VALUE_NONE
@@ -294,17 +337,17 @@ static int search(SearchThread *th, Stack *ss, int alpha, int beta, int depth, b
     }
 
     /* Step 4. Static evaluation. */
-    int static_eval, eval;
+    int static_eval, eval, raw_eval = VALUE_NONE;
     bool improving = false;
     if (in_check) {
         static_eval = eval = ss->static_eval = VALUE_NONE;
     } else {
-        static_eval = tt_hit && tte.eval != VALUE_NONE ? tte.eval : evaluate(pos);
-        ss->static_eval = eval = static_eval;
+        raw_eval = tt_hit && tte.eval != VALUE_NONE ? tte.eval : evaluate(pos);
+        ss->static_eval = eval = static_eval = damped(raw_eval, pos, sh);
         if (tt_value != VALUE_NONE && (tte.bound & (tt_value > eval ? TT_BOUND_LOWER : TT_BOUND_UPPER)))
             eval = tt_value;
         if (!tt_hit)
-            tt_store(sh->tt, key, VALUE_NONE, tt_pv, TT_BOUND_NONE, -TT_DEPTH_OFFSET, MOVE_NONE, static_eval);
+            tt_store(sh->tt, key, VALUE_NONE, tt_pv, TT_BOUND_NONE, -TT_DEPTH_OFFSET, MOVE_NONE, raw_eval);
         int prev = (ss - 2)->static_eval;
         improving = prev == VALUE_NONE ? true : static_eval > prev;
     }
@@ -512,12 +555,14 @@ static int search(SearchThread *th, Stack *ss, int alpha, int beta, int depth, b
     }
 
     /* Step 15. Remember the result. */
-    if (!root || th->pv_index == 0)
+    if (path_dependent(best_value))
+        tt_store(sh->tt, key, VALUE_NONE, tt_pv, TT_BOUND_NONE, -TT_DEPTH_OFFSET, best_move, raw_eval);
+    else if (!root || th->pv_index == 0)
         tt_store(sh->tt, key, value_to_tt(best_value, ply), tt_pv,
                  best_value >= beta                ? TT_BOUND_LOWER
                  : pv_node && best_move != MOVE_NONE ? TT_BOUND_EXACT
                                                      : TT_BOUND_UPPER,
-                 depth, best_move, static_eval);
+                 depth, best_move, raw_eval);
     return best_value;
 }
 

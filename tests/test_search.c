@@ -205,10 +205,179 @@ static void test_bench_deterministic(void **state)
     (void)state;
     FILE *sink = fopen("/dev/null", "w");
     double nps;
-    uint64_t a = bench_run(6, sink, &nps), b = bench_run(6, sink, &nps);
+    uint64_t a = bench_run(6, NULL, sink, &nps), b = bench_run(6, NULL, sink, &nps);
     fclose(sink);
     assert_true(a > 1000);
     assert_true(a == b);
+}
+
+/* ---- repetition rules in the search, from the cases of cases.txt ---- */
+
+typedef struct {
+    char id[32], fen[128];
+    char moves[64][6];
+    int nmoves;
+    int violator; /* RED, BLACK, or -1 (draw) */
+    bool soft;
+} RepCase;
+
+static int load_cases(RepCase *out, int max)
+{
+    FILE *f = fopen(test_data_path("cases.txt"), "r");
+    assert_non_null(f);
+    char line[4096];
+    int n = 0;
+    while (fgets(line, sizeof line, f) && n < max) {
+        if (line[0] == '#' || line[0] == '\n')
+            continue;
+        RepCase *c = &out[n];
+        memset(c, 0, sizeof *c);
+        char *fields[8] = {NULL};
+        int nf = 0;
+        for (char *p = line; nf < 8;) {
+            fields[nf++] = p;
+            char *sep = strstr(p, " ; ");
+            if (!sep)
+                break;
+            *sep = 0;
+            p = sep + 3;
+        }
+        assert_true(nf >= 6);
+        snprintf(c->id, sizeof c->id, "%.31s", fields[0]);
+        snprintf(c->fen, sizeof c->fen, "%.127s", fields[1]);
+        for (char *t = strtok(fields[2], " "); t && c->nmoves < 64; t = strtok(NULL, " "))
+            snprintf(c->moves[c->nmoves++], sizeof c->moves[0], "%s", t);
+        const char *v = fields[5];
+        c->violator = !strncmp(v, "violator=red", 12) ? RED : !strncmp(v, "violator=black", 14) ? BLACK : -1;
+        c->soft = !strncmp(c->id, "FS-21", 5) || !strncmp(c->id, "FS-22", 5)
+               || (!strncmp(c->id, "WXF-05", 6) && c->id[6] >= '5');
+        n++;
+    }
+    fclose(f);
+    return n;
+}
+
+/* Search the case's start position with the first k moves played. */
+static void search_case(Engine *e, const RepCase *c, int k, int depth, Move only)
+{
+    const char *argv[64];
+    for (int i = 0; i < k; i++)
+        argv[i] = c->moves[i];
+    char err[256];
+    if (!engine_set_position(e, c->fen, argv, k, false, err, sizeof err))
+        fail_msg("%s: %s", c->id, err);
+    SearchLimits lim;
+    limits_clear(&lim);
+    lim.depth = depth;
+    if (only) {
+        lim.nsearchmoves = 1;
+        lim.searchmoves[0] = only;
+    }
+    engine_go(e, &lim);
+    engine_wait(e);
+}
+
+/* Who plays move i of a case: the FEN's side, then alternately. */
+static int mover(const RepCase *c, int i)
+{
+    int first = strstr(c->fen, " b") ? BLACK : RED;
+    return i % 2 ? !first : first;
+}
+
+static void test_search_obeys_repetition_rules(void **state)
+{
+    (void)state;
+    static RepCase cases[160];
+    int n = load_cases(cases, 160);
+    assert_true(n >= 100);
+    Engine *e = new_engine();
+    char err[256];
+    /* the cases follow the Asian/World federations' books */
+    assert_true(engine_set_option(e, "Repetition Rule", "axf", err, sizeof err));
+    int varied = 0, kept = 0, forced = 0;
+    for (int i = 0; i < n; i++) {
+        const RepCase *c = &cases[i];
+        if (c->soft || c->violator < 0)
+            continue;
+        /* The violator about to complete the forbidden cycle again varies,
+         * unless every other move is mated. */
+        int k = c->nmoves - 1;
+        while (k >= 0 && mover(c, k) != c->violator)
+            k--;
+        assert_true(k >= 0);
+        search_case(e, c, k, 6, MOVE_NONE);
+        Move repeat = parse_move(engine_position(e), c->moves[k], false);
+        assert_int_not_equal(repeat, MOVE_NONE);
+        if (cap.best == repeat) {
+            /* allowed only when every other move loses to mate */
+            Move others[MAX_MOVES];
+            int no = gen_legal(engine_position(e), others), m = 0;
+            for (int t = 0; t < no; t++)
+                if (others[t] != repeat)
+                    others[m++] = others[t];
+            if (m == 0) { /* the only legal move */
+                forced++;
+                goto keep;
+            }
+            SearchLimits lim;
+            limits_clear(&lim);
+            lim.depth = 6;
+            lim.nsearchmoves = m;
+            memcpy(lim.searchmoves, others, sizeof(Move) * (size_t)m);
+            engine_go(e, &lim);
+            engine_wait(e);
+            if (cap.last.score > -VALUE_MATE_IN_MAX_PLY)
+                fail_msg("%s: %s repeats %s though %d scores %d", c->id, c->violator == RED ? "red" : "black",
+                         c->moves[k], cap.best, cap.last.score);
+            forced++;
+        } else {
+            varied++;
+        }
+    keep:
+        /* The other side, whose opponent must vary, keeps repeating: the
+         * repetition wins for it, so the search scores at least that. */
+        int j = c->nmoves - 1;
+        while (j >= 0 && mover(c, j) == c->violator)
+            j--;
+        assert_true(j >= 0);
+        search_case(e, c, j, 6, MOVE_NONE);
+        if (cap.last.score < VALUE_RULE_IN_MAX_PLY)
+            fail_msg("%s: the side whose opponent must vary scores %d, not a rule win", c->id, cap.last.score);
+        Move rep2 = parse_move(engine_position(e), c->moves[j], false);
+        if (cap.best != rep2) {
+            /* another move must be at least as good: a mate or a rule win */
+            int best = cap.last.score;
+            search_case(e, c, j, 6, rep2);
+            assert_true(best >= cap.last.score);
+        }
+        kept++;
+    }
+    printf("repetition cases: %d varied, %d forced to repeat (every alternative mated), %d kept repeating\n",
+           varied, forced, kept);
+    assert_true(varied + forced >= 60);
+    engine_free(e);
+}
+
+static void test_sixty_move_rule_in_search(void **state)
+{
+    (void)state;
+    Engine *e = new_engine();
+    char err[256];
+    /* A won rook ending, but the 60-move count stands at 119 plies: the
+     * next move cannot be a capture, so the game is drawn after it. */
+    assert_true(engine_set_position(e, "3k5/9/9/9/9/9/9/4R4/9/4K4 w - - 119 80", NULL, 0, false, err, sizeof err));
+    SearchLimits lim;
+    limits_clear(&lim);
+    lim.depth = 8;
+    engine_go(e, &lim);
+    engine_wait(e);
+    assert_int_equal(cap.last.score, VALUE_DRAW);
+    /* with the rule off, the rook wins */
+    assert_true(engine_set_option(e, "Sixty Move Rule", "false", err, sizeof err));
+    engine_go(e, &lim);
+    engine_wait(e);
+    assert_true(cap.last.score > 300);
+    engine_free(e);
 }
 
 const struct CMUnitTest *search_tests(size_t *count)
@@ -221,6 +390,8 @@ const struct CMUnitTest *search_tests(size_t *count)
         cmocka_unit_test(test_nodes_limit),
         cmocka_unit_test(test_self_play),
         cmocka_unit_test(test_bench_deterministic),
+        cmocka_unit_test(test_search_obeys_repetition_rules),
+        cmocka_unit_test(test_sixty_move_rule_in_search),
     };
     *count = sizeof tests / sizeof tests[0];
     return tests;
