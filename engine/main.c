@@ -16,7 +16,8 @@ static int usage(void)
             "usage: chuhan                      serve UCI/UCCI/xboard on stdin\n"
             "       chuhan perft DEPTH [FEN]    leaf count per root move and in all\n"
             "       chuhan perft --suite FILE [--max-nodes N]   check a perft reference file\n"
-            "       chuhan bench [DEPTH]        search the bench positions; the node count is the signature\n"
+            "       chuhan bench [DEPTH] [--rule R]  search the bench positions; the node count is the signature\n"
+            "       chuhan smp [THREADS] [MS] [DEPTH] [POSITIONS]  SMP scaling: nodes/s and time to depth, 1 vs N threads\n"
             "       chuhan magics [SEED]        print a freshly generated magic table\n");
     return 2;
 }
@@ -76,7 +77,7 @@ static const struct {
     const char *name;
     int (*run)(int argc, char **argv);
 } COMMANDS[] = {
-    {"perft", cli_perft}, {"magics", cli_magics}, {"bench", cli_bench}, {"judge", cli_judge},
+    {"perft", cli_perft}, {"magics", cli_magics}, {"bench", cli_bench}, {"smp", cli_smp}, {"judge", cli_judge},
     {"book", cli_book},   {"pgn", cli_pgn},
 };
 

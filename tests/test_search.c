@@ -4,6 +4,7 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "bench/bench.h"
 #include "engine/engine.h"
@@ -380,6 +381,78 @@ static void test_sixty_move_rule_in_search(void **state)
     engine_free(e);
 }
 
+/* ---- several threads (Lazy SMP) ---- */
+
+static void test_threads_search_and_stop(void **state)
+{
+    (void)state;
+    Engine *e = new_engine();
+    char err[256];
+    for (int threads = 2; threads <= 4; threads += 2) {
+        char v[8];
+        snprintf(v, sizeof v, "%d", threads);
+        assert_true(engine_set_option(e, "Threads", v, err, sizeof err));
+        for (int i = 0; i < BenchCount; i += 8) {
+            search_depth(e, BenchFens[i], 7);
+            assert_true(pos_pseudo_legal(engine_position(e), cap.best) && pos_legal(engine_position(e), cap.best));
+        }
+        /* an infinite search stops promptly */
+        assert_true(engine_set_position(e, NULL, NULL, 0, false, err, sizeof err));
+        SearchLimits lim;
+        limits_clear(&lim);
+        lim.infinite = true;
+        cap.bestmoves = 0;
+        engine_go(e, &lim);
+        usleep(300 * 1000);
+        assert_int_equal(cap.bestmoves, 0);
+        int64_t t0 = now_ms();
+        engine_stop(e);
+        engine_wait(e);
+        assert_true(now_ms() - t0 < 500);
+        assert_int_equal(cap.bestmoves, 1);
+        assert_true(pos_legal(engine_position(e), cap.best));
+        /* the nodes of all threads are counted */
+        assert_true(cap.last.nodes > 0);
+    }
+    engine_free(e);
+}
+
+static void test_threads_and_hash_change_between_searches(void **state)
+{
+    (void)state;
+    Engine *e = new_engine();
+    char err[256];
+    static const char *const settings[][2] = {{"Threads", "3"}, {"Hash", "32"}, {"Threads", "1"}, {"Hash", "1"},
+                                              {"Threads", "2"}, {"Hash", "64"}, {"Clear Hash", NULL}};
+    for (size_t i = 0; i < sizeof settings / sizeof settings[0]; i++) {
+        if (!engine_set_option(e, settings[i][0], settings[i][1], err, sizeof err))
+            fail_msg("%s: %s", settings[i][0], err);
+        char buf[32];
+        if (settings[i][1])
+            assert_string_equal(engine_get_option(e, settings[i][0], buf, sizeof buf), settings[i][1]);
+        search_depth(e, BenchFens[i], 6);
+        assert_true(pos_legal(engine_position(e), cap.best));
+    }
+    /* out of range: refused with a reason, the old value kept */
+    assert_false(engine_set_option(e, "Threads", "0", err, sizeof err));
+    assert_false(engine_set_option(e, "Threads", "1025", err, sizeof err));
+    assert_false(engine_set_option(e, "Hash", "0", err, sizeof err));
+    assert_false(engine_set_option(e, "Hash", "100000000", err, sizeof err));
+    char buf[32];
+    assert_string_equal(engine_get_option(e, "Threads", buf, sizeof buf), "2");
+    assert_string_equal(engine_get_option(e, "Hash", buf, sizeof buf), "64");
+    /* during a search the pool and the table stay as they are */
+    SearchLimits lim;
+    limits_clear(&lim);
+    lim.infinite = true;
+    engine_go(e, &lim);
+    assert_false(engine_set_option(e, "Threads", "4", err, sizeof err));
+    assert_non_null(strstr(err, "during a search"));
+    engine_stop(e);
+    engine_wait(e);
+    engine_free(e);
+}
+
 const struct CMUnitTest *search_tests(size_t *count)
 {
     static const struct CMUnitTest tests[] = {
@@ -392,6 +465,8 @@ const struct CMUnitTest *search_tests(size_t *count)
         cmocka_unit_test(test_bench_deterministic),
         cmocka_unit_test(test_search_obeys_repetition_rules),
         cmocka_unit_test(test_sixty_move_rule_in_search),
+        cmocka_unit_test(test_threads_search_and_stop),
+        cmocka_unit_test(test_threads_and_hash_change_between_searches),
     };
     *count = sizeof tests / sizeof tests[0];
     return tests;

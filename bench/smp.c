@@ -1,0 +1,104 @@
+/* SMP scaling: nodes per second and time to a fixed depth, one thread
+ * against N, on the same positions in one run (`chuhan smp`). */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+#include "engine/cli.h"
+#include "engine/engine.h"
+
+typedef struct {
+    pthread_mutex_t lock;
+    SearchInfo last;
+} SmpCapture;
+
+static void smp_info(void *ctx, const SearchInfo *info)
+{
+    SmpCapture *c = ctx;
+    pthread_mutex_lock(&c->lock);
+    if (info->multipv <= 1)
+        c->last = *info;
+    pthread_mutex_unlock(&c->lock);
+}
+
+/* One search of fen; returns its wall time in ms and the last info. */
+static int64_t timed_search(Engine *e, SmpCapture *cap, const char *fen, const SearchLimits *lim)
+{
+    char err[256];
+    engine_new_game(e);
+    engine_set_position(e, fen, NULL, 0, false, err, sizeof err);
+    memset(&cap->last, 0, sizeof cap->last);
+    int64_t t0 = now_ms();
+    engine_go(e, lim);
+    engine_wait(e);
+    return now_ms() - t0;
+}
+
+static bool read_arg(const char *text, long lo, long hi, long *out)
+{
+    char *end;
+    long v = strtol(text, &end, 10);
+    if (!*text || *end || v < lo || v > hi)
+        return false;
+    *out = v;
+    return true;
+}
+
+int cli_smp(int argc, char **argv)
+{
+    long threads = 2, ms = 2000, depth = 14, positions = 12;
+    long *targets[] = {&threads, &ms, &depth, &positions};
+    static const long lo[] = {2, 50, 1, 1}, hi[] = {1024, 600000, 60, 1000};
+    for (int i = 0; i < argc && i < 4; i++)
+        if (!read_arg(argv[i], lo[i], hi[i], targets[i])) {
+            fprintf(stderr, "usage: chuhan smp [THREADS=2] [MS=2000] [DEPTH=14] [POSITIONS=12]\n");
+            return 2;
+        }
+    if (positions > BenchCount)
+        positions = BenchCount;
+    SmpCapture cap = {.lock = PTHREAD_MUTEX_INITIALIZER};
+    EngineCallbacks cb = {smp_info, NULL, NULL, &cap};
+    char err[256], tv[16];
+    Engine *e = engine_new(&cb, err, sizeof err);
+    if (!e || !engine_set_option(e, "Hash", "64", err, sizeof err)
+        || !engine_set_option(e, "OwnBook", "false", err, sizeof err)) {
+        fprintf(stderr, "smp: %s\n", err);
+        engine_free(e);
+        return 1;
+    }
+    uint64_t nodes[2] = {0, 0};
+    int64_t ttd[2] = {0, 0};
+    long counts[2] = {1, threads};
+    printf("%ld positions: %ld ms each for nodes/second, depth %ld for time to depth\n", positions, ms, depth);
+    printf("%-4s %12s %12s %6s   %9s %9s %6s\n", "pos", "nodes 1T", "nodes NT", "ratio", "ms@d 1T", "ms@d NT", "ratio");
+    for (long p = 0; p < positions; p++) {
+        uint64_t n[2];
+        int64_t t[2];
+        for (int k = 0; k < 2; k++) {
+            snprintf(tv, sizeof tv, "%ld", counts[k]);
+            engine_set_option(e, "Threads", tv, err, sizeof err);
+            SearchLimits lim;
+            limits_clear(&lim);
+            lim.movetime = ms;
+            timed_search(e, &cap, BenchFens[p], &lim);
+            n[k] = cap.last.nodes;
+            limits_clear(&lim);
+            lim.depth = (int)depth;
+            t[k] = timed_search(e, &cap, BenchFens[p], &lim);
+            nodes[k] += n[k];
+            ttd[k] += t[k];
+        }
+        printf("%-4ld %12llu %12llu %6.2f   %9lld %9lld %6.2f\n", p + 1, (unsigned long long)n[0],
+               (unsigned long long)n[1], n[0] ? (double)n[1] / (double)n[0] : 0.0, (long long)t[0], (long long)t[1],
+               t[1] ? (double)t[0] / (double)t[1] : 0.0);
+        fflush(stdout);
+    }
+    engine_free(e);
+    printf("===========================\n");
+    printf("threads                      : %ld\n", threads);
+    printf("nodes/second, %ld threads / 1 : %.2f\n", threads, nodes[0] ? (double)nodes[1] / (double)nodes[0] : 0.0);
+    printf("time to depth %ld, 1 / %ld    : %.2f\n", depth, threads, ttd[1] ? (double)ttd[0] / (double)ttd[1] : 0.0);
+    return 0;
+}
