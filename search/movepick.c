@@ -194,14 +194,6 @@ Move mp_next(MovePicker *mp, bool skip_quiets)
             break;
 
         case STAGE_EVASION:
-            while (mp->cur < mp->end) {
-                Move m = pick_best(mp);
-                if (m != mp->tt_move)
-                    return m;
-            }
-            mp->stage = STAGE_DONE;
-            break;
-
         case STAGE_QS_CAPTURE:
             while (mp->cur < mp->end) {
                 Move m = pick_best(mp);

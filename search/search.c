@@ -162,6 +162,25 @@ static inline bool path_dependent(int v)
     return v != VALUE_NONE && abs(v) >= VALUE_RULE_IN_MAX_PLY && abs(v) < VALUE_MATE_IN_MAX_PLY;
 }
 
+/* A value for the node before any search: the search was stopped, the
+ * line is too deep, the position repeats, or the 60-move rule draws (unless
+ * the move that reached the count gave mate).  VALUE_NONE otherwise. */
+static int early_value(SearchThread *th, int ply, bool in_check)
+{
+    Position *pos = &th->pos;
+    const SearchShared *sh = th->shared;
+    if (stopped(th))
+        return 0;
+    if (ply >= MAX_PLY - 2)
+        return in_check ? 0 : evaluate(pos);
+    int rep = repetition_value(th, ply);
+    if (rep != VALUE_NONE)
+        return rep;
+    if (sh->sixty_move_plies && pos_state(pos)->rule60 >= sh->sixty_move_plies)
+        return in_check && count_legal(pos) == 0 ? mated_in(ply) : VALUE_DRAW;
+    return VALUE_NONE;
+}
+
 /* The evaluation fades as the 60-move rule comes near, so that the side
  * ahead looks for a capture in time. */
 static inline int damped(int eval, const Position *pos, const SearchShared *sh)
@@ -189,17 +208,10 @@ static int qsearch(SearchThread *th, Stack *ss, int alpha, int beta, bool pv_nod
     count_node(th);
     if (pv_node && ply + 1 > th->seldepth)
         th->seldepth = ply + 1;
-    if (stopped(th))
-        return 0;
     bool in_check = pos_in_check(pos);
-    if (ply >= MAX_PLY - 2)
-        return in_check ? 0 : evaluate(pos);
-
-    int rep = repetition_value(th, ply);
-    if (rep != VALUE_NONE)
-        return rep;
-    if (sh->sixty_move_plies && pos_state(pos)->rule60 >= sh->sixty_move_plies)
-        return VALUE_DRAW;
+    int early = early_value(th, ply, in_check);
+    if (early != VALUE_NONE)
+        return early;
 
     Key key = pos_key(pos);
     TTData tte;
@@ -300,15 +312,9 @@ static int search(SearchThread *th, Stack *ss, int alpha, int beta, int depth, b
 
     if (!root) {
         /* Step 1. Stop, draw and depth limits. */
-        if (stopped(th))
-            return 0;
-        if (ply >= MAX_PLY - 2)
-            return in_check ? 0 : evaluate(pos);
-        int rep = repetition_value(th, ply);
-        if (rep != VALUE_NONE)
-            return rep;
-        if (sh->sixty_move_plies && pos_state(pos)->rule60 >= sh->sixty_move_plies)
-            return VALUE_DRAW;
+        int early = early_value(th, ply, in_check);
+        if (early != VALUE_NONE)
+            return early;
 
         /* Step 2. Mate distance pruning: no line can beat a mate already found. */
         alpha = max_int(mated_in(ply), alpha);
