@@ -64,6 +64,7 @@ struct Engine {
     uint64_t book_rng;
     /* bench: a silent search records its move here */
     Move bench_move;
+    bool rank1; /* moves in messages with ranks 1-10 */
 };
 
 int engine_option_count(void) { return O_NB; }
@@ -200,9 +201,14 @@ bool engine_set_option(Engine *e, const char *name, const char *value, char *err
     default:
         break;
     }
-    if ((i == O_THREADS || i == O_HASH || i == O_CLEAR_HASH) && engine_searching(e)) {
-        snprintf(err, errlen, "%s cannot change during a search; send it after bestmove", o->name);
-        return false;
+    if (i == O_THREADS || i == O_HASH || i == O_CLEAR_HASH) {
+        /* A running search keeps its pool and table; one that has stopped
+         * and is reporting its move is as good as over. */
+        if (engine_thinking(e)) {
+            snprintf(err, errlen, "%s cannot change during a search; send it after bestmove", o->name);
+            return false;
+        }
+        engine_wait(e);
     }
     switch (i) {
     case O_THREADS:
@@ -295,6 +301,8 @@ bool engine_pop_move(Engine *e)
 
 const Position *engine_position(const Engine *e) { return &e->root; }
 
+void engine_set_rank1(Engine *e, bool rank1) { e->rank1 = rank1; }
+
 void engine_new_game(Engine *e)
 {
     if (engine_searching(e))
@@ -364,7 +372,7 @@ void engine_go(Engine *e, const SearchLimits *limits)
                 weight = moves[i].weight;
         }
         char text[8], msg[160];
-        move_str(bm, text, false);
+        move_str(bm, text, e->rank1);
         snprintf(msg, sizeof msg, "book %s (weight %u of %u, %d book moves)", text, weight, total, n);
         if (e->cb.message)
             e->cb.message(e->cb.ctx, msg);
@@ -385,15 +393,18 @@ void engine_stop(Engine *e) { pool_stop(e->pool); }
 void engine_ponderhit(Engine *e) { pool_ponderhit(e->pool); }
 void engine_wait(Engine *e) { pool_wait(e->pool); }
 bool engine_searching(Engine *e) { return pool_busy(e->pool); }
+bool engine_thinking(Engine *e) { return pool_busy(e->pool) && !atomic_load(&e->shared.stop); }
 
 int engine_eval(Engine *e) { return evaluate(&e->root); }
 
-bool engine_probe(Engine *e, TTData *out)
+bool engine_probe(Engine *e, TTData *out) { return engine_probe_position(e, &e->root, out); }
+
+bool engine_probe_position(Engine *e, const Position *pos, TTData *out)
 {
-    if (!tt_probe(&e->tt, pos_key(&e->root), out))
+    if (!tt_probe(&e->tt, pos_key(pos), out))
         return false;
     /* the move is for this position only if it is legal here */
-    if (out->move && (!pos_pseudo_legal(&e->root, out->move) || !pos_legal(&e->root, out->move)))
+    if (out->move && (!pos_pseudo_legal(pos, out->move) || !pos_legal(pos, out->move)))
         out->move = MOVE_NONE;
     return true;
 }

@@ -48,6 +48,8 @@ bool engine_push_move(Engine *e, Move m);
 /* Take back the last move of the game; false if there is none. */
 bool engine_pop_move(Engine *e);
 const Position *engine_position(const Engine *e);
+/* Write moves in messages with ranks 1-10 (a UCI GUI in variant mode). */
+void engine_set_rank1(Engine *e, bool rank1);
 
 void engine_new_game(Engine *e);
 /* Start thinking; returns at once.  The best move comes by callback. */
@@ -57,9 +59,14 @@ void engine_ponderhit(Engine *e);
 /* Wait until the running search (if any) has reported its move. */
 void engine_wait(Engine *e);
 bool engine_searching(Engine *e);
+/* A search is running and has not stopped: it may need stop or ponderhit to
+ * end.  (A stopped search is only reporting its move: engine_wait ends it.) */
+bool engine_thinking(Engine *e);
 
 /* The transposition table's entry for the current position (UCCI probe). */
 bool engine_probe(Engine *e, TTData *out);
+/* The same for any position (UCCI "probe fen ..."); safe during a search. */
+bool engine_probe_position(Engine *e, const Position *pos, TTData *out);
 
 /* Static evaluation of the current position, side to move's view. */
 int engine_eval(Engine *e);

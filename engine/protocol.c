@@ -85,14 +85,21 @@ int protocol_main(FILE *in, FILE *out_file)
     out_init(&out, out_file);
     bool too_long;
     int status = 0;
-    /* The first non-empty line names the protocol; UCI serves anything else. */
+    /* The first non-empty line names the protocol: ucci, xboard, or uci;
+     * UCI serves anything else, taking that line as its first command. */
     while (read_line(in, line, sizeof line, &too_long)) {
         char *p = line;
         while (isspace((unsigned char)*p))
             p++;
         if (!*p)
             continue;
-        status = uci_main(in, &out, line);
+        size_t n = strcspn(p, " \t\r\v\f");
+        if (n == 4 && !strncmp(p, "ucci", 4))
+            status = ucci_main(in, &out, line);
+        else if (n == 6 && !strncmp(p, "xboard", 6))
+            status = cecp_main(in, &out, line);
+        else
+            status = uci_main(in, &out, line); /* "uci", or a UCI command */
         break;
     }
     out_destroy(&out);

@@ -1,6 +1,8 @@
 /* UCI front-end, in the dialect xiangqi GUIs speak (Pikafish-compatible:
- * moves like h2e2 with ranks 0-9, no variant option needed).  It only
- * parses and prints; the engine API does the work. */
+ * moves like h2e2 with ranks 0-9, no variant option needed).  A GUI that
+ * sets the UCI_Variant option (cutechess's xiangqi branch, Fairy-Stockfish's
+ * dialect) gets moves with ranks 1-10 instead, in and out.  It only parses
+ * and prints; the engine API does the work. */
 #include <math.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -15,7 +17,7 @@ typedef struct {
     Engine *engine;
     Output *out;
     atomic_bool show_wdl; /* read by the search thread's info callback */
-    bool rank1; /* UCI_Variant mode: ranks 1-10 */
+    atomic_bool rank1; /* UCI_Variant mode: ranks 1-10 (read by the search thread's callbacks) */
 } Uci;
 
 /* Win/draw/loss per mille from a score, by a logistic model fitted by eye
@@ -55,7 +57,7 @@ static void on_info(void *ctx, const SearchInfo *info)
     pv[0] = 0;
     for (int i = 0; i < info->pv_len && n + 8 < sizeof pv; i++) {
         char m[8];
-        move_str(info->pv[i], m, u->rank1);
+        move_str(info->pv[i], m, atomic_load(&u->rank1));
         n += (size_t)snprintf(pv + n, sizeof pv - n, " %s", m);
     }
     uint64_t nps = info->time_ms > 0 ? info->nodes * 1000 / (uint64_t)info->time_ms : info->nodes;
@@ -72,9 +74,10 @@ static void on_bestmove(void *ctx, Move best, Move ponder)
 {
     Uci *u = ctx;
     char b[8], p[8];
-    move_str(best, b, u->rank1);
+    bool rank1 = atomic_load(&u->rank1);
+    move_str(best, b, rank1);
     if (best && ponder) {
-        move_str(ponder, p, u->rank1);
+        move_str(ponder, p, rank1);
         out_line(u->out, "bestmove %s ponder %s", b, p);
     } else {
         out_line(u->out, "bestmove %s", b);
@@ -116,6 +119,8 @@ static void cmd_uci(Uci *u)
         }
         }
     }
+    /* Offered for GUIs that pick a variant: setting it switches to ranks 1-10. */
+    out_line(u->out, "option name UCI_Variant type combo default xiangqi var xiangqi");
     out_line(u->out, "uciok");
 }
 
@@ -135,6 +140,16 @@ static void cmd_setoption(Uci *u, char **tok, int n)
         snprintf(value + strlen(value), sizeof value - strlen(value), "%s%s", *value ? " " : "", tok[i]);
     if (!*name) {
         out_line(u->out, "info string setoption: no option name");
+        return;
+    }
+    if (!strcasecmp(name, "UCI_Variant")) {
+        /* The variant mode: moves with ranks 1-10, as cutechess and Fairy-Stockfish write them. */
+        if (strcasecmp(value, "xiangqi"))
+            out_line(u->out, "info string UCI_Variant must be xiangqi, not '%.64s'", value);
+        else {
+            atomic_store(&u->rank1, true);
+            engine_set_rank1(u->engine, true);
+        }
         return;
     }
     char err[256];
@@ -175,8 +190,8 @@ static void cmd_position(Uci *u, char **tok, int n, int start)
         moves_at = i + 1;
     }
     char err[256];
-    if (!engine_set_position(u->engine, fenp, (const char *const *)tok + moves_at, n - moves_at, u->rank1, err,
-                             sizeof err))
+    if (!engine_set_position(u->engine, fenp, (const char *const *)tok + moves_at, n - moves_at,
+                             atomic_load(&u->rank1), err, sizeof err))
         out_line(u->out, "info string position: %s; position unchanged", err);
 }
 
@@ -192,6 +207,10 @@ static bool go_number(Uci *u, char **tok, int n, int *i, int64_t min, int64_t ma
 
 static void cmd_go(Uci *u, char **tok, int n)
 {
+    if (engine_thinking(u->engine)) {
+        out_line(u->out, "info string go: already searching; send stop first");
+        return;
+    }
     SearchLimits lim;
     limits_clear(&lim);
     const int64_t BIG = (int64_t)1 << 40;
@@ -233,7 +252,7 @@ static void cmd_go(Uci *u, char **tok, int n)
             lim.mate = (int)v;
         } else if (!strcmp(t, "searchmoves")) {
             for (; i + 1 < n; i++) {
-                Move m = parse_move(pos, tok[i + 1], u->rank1);
+                Move m = parse_move(pos, tok[i + 1], atomic_load(&u->rank1));
                 if (m == MOVE_NONE)
                     break;
                 if (lim.nsearchmoves < MAX_MOVES)

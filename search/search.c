@@ -637,6 +637,16 @@ static void report(SearchThread *th, int multipv, int depth, int bound_of_first)
     }
 }
 
+/* Stop the search now, or at the ponder hit while pondering (the move may
+ * not be sent before it). */
+static void stop_when_allowed(SearchShared *sh)
+{
+    if (atomic_load(&sh->pondering))
+        atomic_store(&sh->stop_on_ponderhit, true);
+    else
+        atomic_store(&sh->stop, true);
+}
+
 void search_iterate(SearchThread *th)
 {
     static const int skip_size[20] = {1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4};
@@ -739,6 +749,12 @@ void search_iterate(SearchThread *th)
             && VALUE_MATE - best_value <= 2 * sh->limits.mate)
             atomic_store(&sh->stop, true);
 
+        /* A proven mate, either way, searched well past its length: deeper
+         * iterations will not change it. */
+        if (sh->tm.use_time && is_mate_score(best_value)
+            && th->root_depth >= 2 * (VALUE_MATE - abs(best_value)) + 10)
+            stop_when_allowed(sh);
+
         /* Time: stop early when the best move is stable, later when not. */
         if (th->root_moves[0].move != last_best)
             best_move_instability += 1.0;
@@ -749,12 +765,8 @@ void search_iterate(SearchThread *th)
                 factor = 2.2;
             int64_t elapsed = tm_elapsed(&sh->tm, now_ms());
             bool forced = th->root_count == 1;
-            if (forced || elapsed > (int64_t)((double)sh->tm.optimum * factor)) {
-                if (atomic_load(&sh->pondering))
-                    atomic_store(&sh->stop_on_ponderhit, true);
-                else
-                    atomic_store(&sh->stop, true);
-            }
+            if (forced || elapsed > (int64_t)((double)sh->tm.optimum * factor))
+                stop_when_allowed(sh);
         }
     }
 }

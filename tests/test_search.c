@@ -407,7 +407,7 @@ static void test_threads_search_and_stop(void **state)
     Engine *e = new_engine();
     char err[256];
     for (int threads = 2; threads <= 4; threads += 2) {
-        char v[8];
+        char v[12];
         snprintf(v, sizeof v, "%d", threads);
         assert_true(engine_set_option(e, "Threads", v, err, sizeof err));
         for (int i = 0; i < BenchCount; i += 8) {

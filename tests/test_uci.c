@@ -128,6 +128,11 @@ static void test_go_infinite_and_stop(void **state)
     assert_true(!strncmp(l, "info", 4));
     l = ep_expect(&ep, "bestmove", 600, NULL, 0);
     assert_null(l);
+    /* a second go while thinking is refused, not queued behind the first */
+    ep_send(&ep, "go depth 3");
+    ep_send(&ep, "isready");
+    expect("readyok", 2000);
+    assert_non_null(strstr(log_buf, "info string go: already searching"));
     long t0 = ep_now_ms();
     ep_send(&ep, "stop");
     l = expect("bestmove", 2000);
@@ -319,6 +324,96 @@ static void test_book_moves(void **state)
     assert_null(strstr(log_buf, "info string book"));
 }
 
+/* ---- UCI_Variant: the variant mode of cutechess and Fairy-Stockfish ---- */
+
+/* A move written with ranks 1-10, legal after fen + moves (also 1-10). */
+static Move legal_rank1(const char *fen, const char *moves, const char *move)
+{
+    static Position pos;
+    assert_true(pos_set_fen(&pos, fen, NULL, 0));
+    char buf[1024];
+    snprintf(buf, sizeof buf, "%s", moves);
+    for (char *t = strtok(buf, " "); t; t = strtok(NULL, " ")) {
+        Move m = parse_move(&pos, t, true);
+        assert_int_not_equal(m, MOVE_NONE);
+        pos_do_move(&pos, m);
+    }
+    return parse_move(&pos, move, true);
+}
+
+/* Black's king d9 has one move, d9d8: "d10d9" with ranks 1-10. */
+#define LONE_KING_FEN "3k5/9/9/9/9/9/9/9/9/4K4 b - - 0 1"
+
+/* The bestmove line's move must read exactly so, and its ponder move (if
+ * any) be legal after it when read with the same rank numbering. */
+static void assert_best_ponder(const char *line, const char *best, bool rank1)
+{
+    char b[16] = "", p[16] = "";
+    assert_true(sscanf(line, "bestmove %15s ponder %15s", b, p) >= 1);
+    assert_string_equal(b, best);
+    if (!*p)
+        return;
+    static Position pos;
+    assert_true(pos_set_fen(&pos, LONE_KING_FEN, NULL, 0));
+    pos_do_move(&pos, parse_move(&pos, b, rank1));
+    if (parse_move(&pos, p, rank1) == MOVE_NONE)
+        fail_msg("ponder move '%s' is not legal after %s (ranks %s)", p, b, rank1 ? "1-10" : "0-9");
+}
+
+static void test_uci_variant(void **state)
+{
+    (void)state;
+    ep_send(&ep, "uci");
+    expect("uciok", 5000);
+    assert_non_null(strstr(log_buf, "option name UCI_Variant type combo default xiangqi var xiangqi\n"));
+    /* never set: ranks 0-9 */
+    ep_send(&ep, "position fen " LONE_KING_FEN);
+    ep_send(&ep, "go depth 3");
+    assert_best_ponder(expect("bestmove", 5000), "d9d8", false);
+    assert_non_null(strstr(log_buf, " pv d9d8"));
+    /* a bad value is refused and changes nothing */
+    ep_send(&ep, "setoption name UCI_Variant value chess");
+    ep_send(&ep, "go depth 3");
+    assert_best_ponder(expect("bestmove", 5000), "d9d8", false);
+    assert_non_null(strstr(log_buf, "info string UCI_Variant must be xiangqi"));
+    /* set: ranks 1-10 out... */
+    ep_send(&ep, "setoption name UCI_Variant value xiangqi");
+    ep_send(&ep, "go depth 3");
+    assert_best_ponder(expect("bestmove", 5000), "d10d9", true);
+    assert_non_null(strstr(log_buf, " pv d10d9"));
+    /* ...and in: position moves, searchmoves, ponder */
+    const char *moves = "h3e3 h10g8 h1g3 i10h10";
+    ep_send(&ep, "position startpos moves %s", moves);
+    ep_send(&ep, "go depth 5 searchmoves b1c3 i1h1");
+    const char *l = expect("bestmove", 20000);
+    char best[16] = "", ponder[16] = "";
+    assert_true(sscanf(l, "bestmove %15s ponder %15s", best, ponder) >= 1);
+    if (strcmp(best, "b1c3") && strcmp(best, "i1h1"))
+        fail_msg("bestmove '%s' outside searchmoves", best);
+    assert_int_not_equal(legal_rank1(START_FEN, moves, best), MOVE_NONE);
+    if (*ponder) {
+        char after[256];
+        snprintf(after, sizeof after, "%s %s", moves, best);
+        assert_int_not_equal(legal_rank1(START_FEN, after, ponder), MOVE_NONE);
+    }
+    /* every PV move is in the 1-10 form */
+    const char *pv = strstr(log_buf, " pv ");
+    assert_non_null(pv);
+    char first_pv[16];
+    assert_int_equal(sscanf(pv, " pv %15s", first_pv), 1);
+    assert_int_not_equal(legal_rank1(START_FEN, moves, first_pv), MOVE_NONE);
+    /* a 0-9 move list means other points now: h2e2 moves nothing */
+    ep_send(&ep, "position startpos moves h2e2");
+    ep_send(&ep, "isready");
+    expect("readyok", 5000);
+    assert_non_null(strstr(log_buf, "info string position: illegal move 'h2e2'"));
+    /* ucinewgame keeps the mode */
+    ep_send(&ep, "ucinewgame");
+    ep_send(&ep, "position fen " LONE_KING_FEN);
+    ep_send(&ep, "go depth 2");
+    assert_best_ponder(expect("bestmove", 5000), "d10d9", true);
+}
+
 const struct CMUnitTest *uci_tests(size_t *count)
 {
     static const struct CMUnitTest tests[] = {
@@ -333,6 +428,7 @@ const struct CMUnitTest *uci_tests(size_t *count)
         cmocka_unit_test_setup_teardown(test_malformed_commands, setup, teardown),
         cmocka_unit_test_setup_teardown(test_long_game_position, setup, teardown),
         cmocka_unit_test_setup_teardown(test_book_moves, setup_with_book, teardown),
+        cmocka_unit_test_setup_teardown(test_uci_variant, setup, teardown),
     };
     *count = sizeof tests / sizeof tests[0];
     return tests;

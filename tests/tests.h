@@ -17,6 +17,8 @@ const struct CMUnitTest *notation_tests(size_t *count);
 const struct CMUnitTest *book_tests(size_t *count);
 const struct CMUnitTest *search_tests(size_t *count);
 const struct CMUnitTest *uci_tests(size_t *count);
+const struct CMUnitTest *ucci_tests(size_t *count);
+const struct CMUnitTest *cecp_tests(size_t *count);
 
 /* Where the test data lives (tests/data, or $CHUHAN_DATA). */
 const char *test_data_path(const char *name);

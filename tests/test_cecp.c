@@ -1,0 +1,581 @@
+/* The CECP (xboard) front-end, driven through pipes like XBoard: feature
+ * negotiation, games of usermove/move with the clock, setboard, undo and
+ * remove, ping/pong, analysis, pondering, claims made only when the rules
+ * end the game, and malformed lines answered with "Error (...)" or
+ * "Illegal move" while the engine keeps serving. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/movegen.h"
+#include "pipe.h"
+#include "tests.h"
+
+static EngineProc ep;
+static char log_buf[1 << 16];
+static Position game; /* the game as the test (the GUI) sees it */
+static int ping_id;
+
+static const char *expect(const char *prefix, int timeout_ms)
+{
+    log_buf[0] = 0;
+    const char *l = ep_expect(&ep, prefix, timeout_ms, log_buf, sizeof log_buf);
+    if (!l)
+        fail_msg("no '%s' within %d ms; got:\n%s", prefix, timeout_ms, log_buf);
+    return l;
+}
+
+/* ping and wait for its pong: everything sent before has been served. */
+static void sync_engine(void)
+{
+    ep_send(&ep, "ping %d", ++ping_id);
+    char want[32];
+    snprintf(want, sizeof want, "pong %d", ping_id);
+    const char *l = expect(want, 20000);
+    assert_string_equal(l, want);
+}
+
+static bool line_starts(const char *log, const char *prefix)
+{
+    size_t n = strlen(prefix);
+    for (const char *p = log; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
+        if (!strncmp(p, prefix, n))
+            return true;
+    return false;
+}
+
+static void assert_no_claim(const char *log)
+{
+    if (line_starts(log, "1-0") || line_starts(log, "0-1") || line_starts(log, "1/2-1/2"))
+        fail_msg("unexpected claim in:\n%s", log);
+}
+
+static void set_game(const char *fen) { assert_true(pos_set_fen(&game, fen, NULL, 0)); }
+
+static void play(const char *text)
+{
+    Move m = parse_move(&game, text, false);
+    if (m == MOVE_NONE)
+        fail_msg("'%s' is not legal in the test's game", text);
+    pos_do_move(&game, m);
+}
+
+/* Our move: the first legal one, sent as usermove. */
+static void user_move(void)
+{
+    Move moves[MAX_MOVES];
+    assert_true(gen_legal(&game, moves) > 0);
+    char text[8];
+    move_str(moves[0], text, false);
+    play(text);
+    ep_send(&ep, "usermove %s", text);
+}
+
+/* The engine's next move: legal in the game, which it then joins. */
+static void engine_move(int timeout_ms, char out[8])
+{
+    const char *l = expect("move ", timeout_ms);
+    char text[8] = "";
+    assert_int_equal(sscanf(l, "move %7s", text), 1);
+    play(text);
+    if (out)
+        memcpy(out, text, sizeof text);
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    if (!ep_start_engine(&ep))
+        return -1;
+    ep_send(&ep, "xboard");
+    ep_send(&ep, "protover 2");
+    if (!ep_expect(&ep, "feature done=1", 5000, NULL, 0))
+        return -1;
+    ep_send(&ep, "option OwnBook=0"); /* the book would answer the openings */
+    ep_send(&ep, "new");
+    ep_send(&ep, "variant xiangqi");
+    set_game(START_FEN);
+    ping_id = 0;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    ep_send(&ep, "quit");
+    return ep_finish(&ep, 5000) == 0 ? 0 : -1;
+}
+
+#define ROOK_FEN "3aka3/9/9/9/9/r8/9/9/9/R2K5 w - - 0 1"   /* a0a4 wins a rook */
+#define MATE_FEN "3k5/8R/9/9/9/9/9/9/R8/4K4 w - - 0 1"     /* a1a9 and a1d1 mate */
+#define CHECKS_FEN "4k4/9/9/9/9/9/9/9/R8/5K3 w - - 0 1"    /* rook checks on ranks 9 and 8 */
+#define KINGS_FEN "3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 1"
+
+static void test_cecp_features(void **state)
+{
+    (void)state;
+    ep_send(&ep, "quit");
+    assert_int_equal(ep_finish(&ep, 5000), 0);
+    assert_true(ep_start_engine(&ep));
+    ep_send(&ep, "xboard");
+    ep_send(&ep, "protover 2");
+    expect("feature done=1", 5000);
+    static const char *const want[] = {
+        "variants=\"xiangqi\"", "setboard=1", "usermove=1", "ping=1", "memory=1", "smp=1", "myname=\"Chuhan ",
+        "sigint=0", "analyze=1", "feature option=\"OwnBook -check 1\"",
+        "feature option=\"Repetition Rule -combo *cxa /// axf /// draw\"", "feature done=0",
+    };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+        if (!strstr(log_buf, want[i]))
+            fail_msg("no '%s' in:\n%s", want[i], log_buf);
+    /* done=1 comes last, after every feature */
+    assert_null(strstr(strstr(log_buf, "feature done=1"), "feature option"));
+    /* the GUI's answers and settings: silent */
+    ep_send(&ep, "accepted setboard");
+    ep_send(&ep, "accepted usermove");
+    ep_send(&ep, "rejected smp");
+    ep_send(&ep, "memory 32");
+    ep_send(&ep, "cores 1");
+    ep_send(&ep, "option Sixty Move Rule=1");
+    ep_send(&ep, "option Clear Hash");
+    ep_send(&ep, "new");
+    ep_send(&ep, "variant xiangqi");
+    ep_send(&ep, "random");
+    ep_send(&ep, "computer");
+    ep_send(&ep, "hard");
+    ep_send(&ep, "easy");
+    ep_send(&ep, "post");
+    ep_send(&ep, "nopost");
+    sync_engine();
+    if (strstr(log_buf, "Error") || strstr(log_buf, "Illegal") || strstr(log_buf, "tellusererror"))
+        fail_msg("unexpected error:\n%s", log_buf);
+}
+
+static void test_cecp_game(void **state)
+{
+    (void)state;
+    ep_send(&ep, "level 40 0:20 0");
+    ep_send(&ep, "post");
+    /* the engine plays Black: four moves each */
+    for (int i = 0; i < 4; i++) {
+        ep_send(&ep, "time 500"); /* centiseconds */
+        ep_send(&ep, "otim 500");
+        user_move();
+        engine_move(10000, NULL);
+        assert_no_claim(log_buf);
+        /* thinking output: ply score time nodes pv, before the move */
+        int ply, score, cs;
+        long long nodes;
+        char pv[16];
+        const char *l = log_buf;
+        bool seen = false;
+        for (; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL)
+            if (sscanf(l, "%d %d %d %lld %15s", &ply, &score, &cs, &nodes, pv) == 5 && ply >= 1 && nodes > 0)
+                seen = true;
+        if (!seen)
+            fail_msg("no thinking output before the move:\n%s", log_buf);
+    }
+    /* force mode: moves for both sides, no reply, no claim */
+    ep_send(&ep, "force");
+    user_move();
+    user_move();
+    sync_engine();
+    assert_false(line_starts(log_buf, "move "));
+    assert_no_claim(log_buf);
+    /* go: the engine takes the side to move (Red) */
+    ep_send(&ep, "go");
+    engine_move(10000, NULL);
+    /* and plays on when we reply */
+    user_move();
+    engine_move(10000, NULL);
+    /* move now */
+    ep_send(&ep, "level 0 5 0");
+    ep_send(&ep, "time 30000");
+    ep_send(&ep, "otim 30000");
+    ep_send(&ep, "st 30");
+    user_move();
+    long t0 = ep_now_ms();
+    ep_send(&ep, "?");
+    engine_move(5000, NULL);
+    assert_true(ep_now_ms() - t0 < 3000);
+    /* a result ends the game: no more moves */
+    ep_send(&ep, "result 1/2-1/2 {Draw agreed}");
+    user_move();
+    sync_engine();
+    assert_false(line_starts(log_buf, "move "));
+}
+
+static void test_cecp_time_controls(void **state)
+{
+    (void)state;
+    ep_send(&ep, "force");
+    /* a fixed time per move */
+    ep_send(&ep, "st 1");
+    long t0 = ep_now_ms();
+    ep_send(&ep, "go");
+    engine_move(5000, NULL);
+    long dt = ep_now_ms() - t0;
+    if (dt < 500 || dt > 1500)
+        fail_msg("st 1: moved after %ld ms", dt);
+    /* a depth limit */
+    ep_send(&ep, "force");
+    ep_send(&ep, "level 0 10 0");
+    ep_send(&ep, "sd 2");
+    ep_send(&ep, "post");
+    ep_send(&ep, "go");
+    engine_move(10000, NULL);
+    assert_false(line_starts(log_buf, "3 "));
+    /* a nearly flagged clock: the move comes in time */
+    ep_send(&ep, "force");
+    ep_send(&ep, "new");
+    set_game(START_FEN);
+    ep_send(&ep, "level 40 0:02 0");
+    ep_send(&ep, "time 30");
+    ep_send(&ep, "otim 200");
+    user_move();
+    t0 = ep_now_ms();
+    engine_move(2000, NULL);
+    dt = ep_now_ms() - t0;
+    if (dt >= 300)
+        fail_msg("0.3 s on the clock: moved after %ld ms", dt);
+    /* an increment clock in seconds with a fraction */
+    ep_send(&ep, "level 0 0:03 0.5");
+    ep_send(&ep, "time 300");
+    ep_send(&ep, "otim 300");
+    user_move();
+    t0 = ep_now_ms();
+    engine_move(3000, NULL);
+    assert_true(ep_now_ms() - t0 < 2000);
+}
+
+static void test_cecp_setboard_undo_remove(void **state)
+{
+    (void)state;
+    char m[8];
+    ep_send(&ep, "force");
+    ep_send(&ep, "setboard " ROOK_FEN);
+    set_game(ROOK_FEN);
+    ep_send(&ep, "level 0 1 0");
+    ep_send(&ep, "sd 6");
+    ep_send(&ep, "go");
+    engine_move(10000, m);
+    assert_string_equal(m, "a0a4");
+    /* undo: back to the set position, Red to move again */
+    ep_send(&ep, "force");
+    ep_send(&ep, "undo");
+    set_game(ROOK_FEN);
+    ep_send(&ep, "go");
+    engine_move(10000, m);
+    assert_string_equal(m, "a0a4");
+    /* remove: two plies back */
+    ep_send(&ep, "force");
+    ep_send(&ep, "setboard " ROOK_FEN);
+    set_game(ROOK_FEN);
+    ep_send(&ep, "usermove a0a1");
+    ep_send(&ep, "usermove a4a1");
+    ep_send(&ep, "remove");
+    ep_send(&ep, "go");
+    engine_move(10000, m);
+    assert_string_equal(m, "a0a4");
+    /* XBoard's FEN letters (H, E) and a Black-to-move position */
+    ep_send(&ep, "force");
+    ep_send(&ep, "setboard rheakaehr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RHEAKAEHR b - - 1 1");
+    set_game("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1");
+    ep_send(&ep, "sd 3");
+    ep_send(&ep, "go");
+    engine_move(10000, NULL);
+    /* an illegal position: refused, and so is every move until a good one */
+    ep_send(&ep, "force");
+    ep_send(&ep, "setboard 9/9/9");
+    expect("tellusererror Illegal position", 5000);
+    ep_send(&ep, "usermove a0a4");
+    expect("Illegal move", 5000);
+    ep_send(&ep, "go");
+    expect("Error (command not legal now): go", 5000);
+    ep_send(&ep, "undo");
+    expect("Error (command not legal now): undo", 5000);
+    ep_send(&ep, "setboard " ROOK_FEN);
+    set_game(ROOK_FEN);
+    ep_send(&ep, "go");
+    engine_move(10000, m);
+    assert_string_equal(m, "a0a4");
+    /* undo with nothing to undo */
+    ep_send(&ep, "force");
+    ep_send(&ep, "setboard " ROOK_FEN);
+    ep_send(&ep, "undo");
+    expect("Error (command not legal now): undo", 5000);
+}
+
+static void test_cecp_ping_while_thinking(void **state)
+{
+    (void)state;
+    ep_send(&ep, "st 1");
+    user_move();
+    ep_send(&ep, "ping 77");
+    const char *l = expect("pong 77", 5000);
+    assert_string_equal(l, "pong 77");
+    /* the move came first */
+    const char *mv = strstr(log_buf, "\nmove ") ? strstr(log_buf, "\nmove ") + 1 : strncmp(log_buf, "move ", 5) ? NULL : log_buf;
+    if (!mv)
+        fail_msg("pong before the move:\n%s", log_buf);
+    assert_true(mv < strstr(log_buf, "pong 77"));
+    char text[16];
+    assert_int_equal(sscanf(mv, "move %15s", text), 1);
+    play(text);
+    /* a long think: the pong waits for the move, and "?" is still served */
+    ep_send(&ep, "st 30");
+    user_move();
+    ep_send(&ep, "ping 78");
+    assert_null(ep_expect(&ep, "pong 78", 500, NULL, 0));
+    ep_send(&ep, "?");
+    engine_move(3000, NULL);
+    expect("pong 78", 3000);
+    /* a new game while thinking: the old move never comes */
+    user_move();
+    ep_send(&ep, "new");
+    sync_engine();
+    assert_null(ep_expect(&ep, "move ", 1500, NULL, 0));
+}
+
+static void test_cecp_analyze(void **state)
+{
+    (void)state;
+    ep_send(&ep, "post");
+    ep_send(&ep, "analyze");
+    int ply, score, cs;
+    long long nodes;
+    const char *l;
+    bool seen = false;
+    long t0 = ep_now_ms();
+    while (!seen && ep_now_ms() - t0 < 3000 && (l = ep_read_line(&ep, 1000)))
+        seen = sscanf(l, "%d %d %d %lld", &ply, &score, &cs, &nodes) == 4 && ply >= 1;
+    assert_true(seen);
+    ep_send(&ep, ".");
+    expect("stat01: ", 5000);
+    /* moves and undo in analysis: accepted, and the analysis goes on */
+    ep_send(&ep, "usermove h2e2");
+    ep_send(&ep, "usermove h9g7");
+    ep_send(&ep, "undo");
+    sync_engine();
+    assert_null(strstr(log_buf, "Illegal"));
+    assert_null(strstr(log_buf, "Error"));
+    ep_send(&ep, "usermove h2h9");
+    expect("Illegal move: h2h9", 5000);
+    ep_send(&ep, "exit");
+    sync_engine();
+    /* nothing after exit, and never a move */
+    assert_null(ep_read_line(&ep, 500));
+    assert_false(line_starts(log_buf, "move "));
+    /* after analysis the engine still plays: h2e2 is in its game */
+    set_game(START_FEN);
+    play("h2e2");
+    ep_send(&ep, "st 1");
+    user_move();
+    ep_send(&ep, "go");
+    engine_move(5000, NULL);
+}
+
+static void test_cecp_ponder(void **state)
+{
+    (void)state;
+    ep_send(&ep, "hard");
+    ep_send(&ep, "post");
+    ep_send(&ep, "level 0 1 0");
+    ep_send(&ep, "time 1000");
+    ep_send(&ep, "otim 1000");
+    user_move();
+    engine_move(10000, NULL);
+    /* the move it ponders on */
+    const char *l = expect("Hint: ", 5000);
+    char hint[16];
+    assert_int_equal(sscanf(l, "Hint: %15s", hint), 1);
+    assert_int_not_equal(parse_move(&game, hint, false), MOVE_NONE);
+    /* pondering: thinking output on our time, no move */
+    assert_null(ep_expect(&ep, "move ", 500, NULL, 0));
+    /* the predicted move: a ponder hit */
+    play(hint);
+    ep_send(&ep, "time 900");
+    ep_send(&ep, "usermove %s", hint);
+    engine_move(10000, NULL);
+    /* another move than predicted: a ponder miss */
+    l = expect("Hint: ", 5000);
+    assert_int_equal(sscanf(l, "Hint: %15s", hint), 1);
+    Move moves[MAX_MOVES];
+    int n = gen_legal(&game, moves);
+    char text[8] = "";
+    for (int i = 0; i < n; i++) {
+        move_str(moves[i], text, false);
+        if (strcmp(text, hint))
+            break;
+    }
+    play(text);
+    ep_send(&ep, "usermove %s", text);
+    engine_move(10000, NULL);
+    /* easy: no more pondering; the game goes on */
+    ep_send(&ep, "easy");
+    user_move();
+    engine_move(10000, NULL);
+    sync_engine();
+    assert_no_claim(log_buf);
+}
+
+static void test_cecp_claims(void **state)
+{
+    (void)state;
+    char m[8];
+    /* the engine mates, then claims */
+    ep_send(&ep, "force");
+    ep_send(&ep, "setboard " MATE_FEN);
+    set_game(MATE_FEN);
+    ep_send(&ep, "st 1");
+    ep_send(&ep, "go");
+    engine_move(10000, m);
+    assert_int_equal(count_legal(&game), 0); /* a1a9 or a1d1 */
+    const char *l = expect("1-0 {", 5000);
+    assert_string_equal(l, "1-0 {Red mates}");
+    ep_send(&ep, "result 1-0 {Red mates}");
+    /* the opponent mates the engine: it claims the loss, and does not move */
+    ep_send(&ep, "force");
+    ep_send(&ep, "setboard " MATE_FEN);
+    ep_send(&ep, "playother");
+    ep_send(&ep, "usermove a1a9");
+    l = expect("1-0 {", 5000);
+    assert_string_equal(l, "1-0 {Red mates}");
+    sync_engine();
+    assert_false(line_starts(log_buf, "move "));
+    /* Red checks perpetually: at the third occurrence Black wins (CXA) */
+    static const char *const checks[] = {"a1a9", "e9e8", "a9a8", "e8e9", "a8a9", "e9e8", "a9a8", "e8e9", "a8a9"};
+    ep_send(&ep, "force");
+    ep_send(&ep, "setboard " CHECKS_FEN);
+    set_game(CHECKS_FEN);
+    for (int i = 0; i < 9; i++) {
+        ep_send(&ep, "usermove %s", checks[i]);
+        play(checks[i]);
+        if (i == 4) { /* second occurrence only: no claim yet, the engine moves */
+            ep_send(&ep, "go");
+            engine_move(10000, m);
+            assert_string_equal(m, "e9e8"); /* the only move */
+            assert_no_claim(log_buf);
+            ep_send(&ep, "force");
+            ep_send(&ep, "undo");
+            pos_undo_move(&game);
+        }
+    }
+    sync_engine();
+    assert_no_claim(log_buf); /* force mode: no claims */
+    ep_send(&ep, "go");
+    l = expect("0-1 {", 5000);
+    if (!strstr(l, "perpetual check"))
+        fail_msg("claim: '%s'", l);
+    sync_engine();
+    assert_false(line_starts(log_buf, "move "));
+    /* both sides idle: a draw at the third occurrence */
+    static const char *const kings[] = {"e0e1", "d9d8", "e1e0", "d8d9", "e0e1", "d9d8", "e1e0"};
+    ep_send(&ep, "new");
+    ep_send(&ep, "force");
+    ep_send(&ep, "setboard " KINGS_FEN);
+    set_game(KINGS_FEN);
+    for (int i = 0; i < 7; i++) {
+        ep_send(&ep, "usermove %s", kings[i]);
+        play(kings[i]);
+    }
+    ep_send(&ep, "go"); /* Black to move: d8d9 would repeat the start a third time */
+    engine_move(10000, m);
+    l = ep_read_line(&ep, 1000);
+    if (!strcmp(m, "d8d9")) {
+        if (!l || strncmp(l, "1/2-1/2 {", 9))
+            fail_msg("no draw claim after %s: '%s'", m, l ? l : "(nothing)");
+    } else {
+        assert_true(!l || strncmp(l, "1/2-1/2", 7));
+    }
+    /* the same with the draw rule set: still a draw, no win claimed */
+    ep_send(&ep, "new");
+    ep_send(&ep, "option Repetition Rule=draw");
+    ep_send(&ep, "force");
+    ep_send(&ep, "setboard " CHECKS_FEN);
+    for (int i = 0; i < 9; i++)
+        ep_send(&ep, "usermove %s", checks[i]);
+    ep_send(&ep, "go");
+    l = expect("1/2-1/2 {", 5000);
+    assert_true(!strncmp(l, "1/2-1/2 {", 9));
+}
+
+static const char *const MALFORMED[] = {
+    "foo",
+    "usermove",
+    "usermove z9z9",
+    "usermove h2h8",
+    "h2h8",
+    "i9i0",
+    "level",
+    "level x",
+    "level 40 abc 0",
+    "level 40 5 x",
+    "level 40 5",
+    "st",
+    "st abc",
+    "st -1",
+    "sd",
+    "sd x",
+    "time",
+    "time x",
+    "otim 1.5",
+    "memory abc",
+    "cores",
+    "protover x",
+    "variant chess",
+    "variant",
+    "option Nonexistent=3",
+    "option Hash=abc",
+    "option Repetition Rule=chess",
+    "undo",
+    "remove",
+    "\x01\x02\x03",
+    "edit",
+};
+
+static void test_cecp_malformed(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof MALFORMED / sizeof MALFORMED[0]; i++) {
+        ep_send(&ep, "%s", MALFORMED[i]);
+        sync_engine();
+        if (!line_starts(log_buf, "Error (") && !line_starts(log_buf, "Illegal move"))
+            fail_msg("'%s': expected an error, got:\n%s", MALFORMED[i], log_buf);
+        assert_false(line_starts(log_buf, "move "));
+    }
+    assert_true(sizeof MALFORMED / sizeof MALFORMED[0] >= 25);
+    /* a line over the limit */
+    size_t big = 300 * 1024;
+    char *line = malloc(big + 1);
+    memset(line, 'x', big);
+    line[big] = '\n';
+    ep_send_raw(&ep, line, big + 1);
+    free(line);
+    sync_engine();
+    assert_non_null(strstr(log_buf, "Error (line too long)"));
+    /* a bad setboard, then a good game */
+    ep_send(&ep, "setboard");
+    expect("tellusererror Illegal position", 5000);
+    ep_send(&ep, "new");
+    ep_send(&ep, "st 1");
+    user_move();
+    engine_move(5000, NULL);
+}
+
+const struct CMUnitTest *cecp_tests(size_t *count)
+{
+    static const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_cecp_features, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_cecp_game, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_cecp_time_controls, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_cecp_setboard_undo_remove, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_cecp_ping_while_thinking, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_cecp_analyze, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_cecp_ponder, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_cecp_claims, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_cecp_malformed, setup, teardown),
+    };
+    *count = sizeof tests / sizeof tests[0];
+    return tests;
+}
