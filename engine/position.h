@@ -77,6 +77,12 @@ extern const int SeeValue[PIECE_TYPE_NB];
 bool pos_king_safe_after(const Position *pos, int from, int to);
 
 static inline const StateInfo *pos_state(const Position *pos) { return &pos->st[pos->top]; }
+/* The key after move m (for prefetching the table). */
+static inline Key pos_key_after(const Position *pos, Move m)
+{
+    int from = move_from(m), to = move_to(m), pc = pos->board[from];
+    return pos->st[pos->top].key ^ ZobristSide ^ Zobrist[pc][from] ^ Zobrist[pc][to] ^ Zobrist[pos->board[to]][to];
+}
 static inline Key pos_key(const Position *pos) { return pos->st[pos->top].key; }
 static inline bool pos_in_check(const Position *pos) { return pos->st[pos->top].checkers != 0; }
 static inline Bitboard pos_pieces(const Position *pos, int c, int pt) { return pos->by_type[pt] & pos->by_color[c]; }

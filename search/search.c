@@ -261,7 +261,7 @@ static int qsearch(SearchThread *th, Stack *ss, int alpha, int beta, bool pv_nod
         }
         ss->current_move = move;
         ss->moved_piece = pos->board[move_from(move)];
-        tt_prefetch(sh->tt, pos_key(pos));
+        tt_prefetch(sh->tt, pos_key_after(pos, move));
         pos_do_move(pos, move);
         int value = -qsearch(th, ss + 1, -beta, -alpha, pv_node);
         pos_undo_move(pos);
@@ -456,7 +456,7 @@ static int search(SearchThread *th, Stack *ss, int alpha, int beta, int depth, b
 
         ss->current_move = move;
         ss->moved_piece = moved_piece;
-        tt_prefetch(sh->tt, pos_key(pos));
+        tt_prefetch(sh->tt, pos_key_after(pos, move));
         pos_do_move(pos, move);
 
         int value;
