@@ -11,5 +11,7 @@ int cli_smp(int argc, char **argv);    /* bench/smp.c */
 int cli_judge(int argc, char **argv);  /* engine/rules_cli.c */
 int cli_book(int argc, char **argv);   /* book/book_cli.c */
 int cli_pgn(int argc, char **argv);    /* engine/pgn_cli.c */
+int cli_match(int argc, char **argv);  /* bench/match.c */
+int cli_tune(int argc, char **argv);   /* eval/tune.c */
 
 #endif

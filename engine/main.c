@@ -18,7 +18,10 @@ static int usage(void)
             "       chuhan perft --suite FILE [--max-nodes N]   check a perft reference file\n"
             "       chuhan bench [DEPTH] [--rule R]  search the bench positions; the node count is the signature\n"
             "       chuhan smp [THREADS] [MS] [DEPTH] [POSITIONS]  SMP scaling: nodes/s and time to depth, 1 vs N threads\n"
-            "       chuhan magics [SEED]        print a freshly generated magic table\n");
+            "       chuhan magics [SEED]        print a freshly generated magic table\n"
+            "       chuhan match --engine cmd=CMD [name=N] [proto=uci|ucci] [option.X=V] --engine ... --each tc=..|movetime=..|depth=..|nodes=.. --games N [...]\n"
+            "                                   play engines against each other under the xiangqi rules (--help for all options)\n"
+            "       chuhan tune [options] FILE...   fit the evaluation weights to game results (--help for the options)\n");
     return 2;
 }
 
@@ -78,7 +81,7 @@ static const struct {
     int (*run)(int argc, char **argv);
 } COMMANDS[] = {
     {"perft", cli_perft}, {"magics", cli_magics}, {"bench", cli_bench}, {"smp", cli_smp}, {"judge", cli_judge},
-    {"book", cli_book},   {"pgn", cli_pgn},
+    {"book", cli_book},   {"pgn", cli_pgn},       {"match", cli_match}, {"tune", cli_tune},
 };
 
 int main(int argc, char **argv)

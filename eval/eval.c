@@ -3,6 +3,8 @@
  * a scale for material that cannot win. */
 #include "eval.h"
 
+#include <string.h>
+
 const int PieceValue[PIECE_TYPE_NB] = {0, 100, 200, 200, 420, 440, 920, 5000};
 
 /* Squares from which a horse can reach a point of c's palace. */
@@ -53,7 +55,16 @@ int eval_win_scale(const Position *pos, int c)
     return 64;
 }
 
-int evaluate_with(const Position *pos, const EvalParams *P)
+/* The trace: how many times each weight counts, Red's count minus Black's.
+ * With T a constant NULL (evaluate_with) every TRACE vanishes, so the engine's
+ * evaluation compiles to exactly what it was without the tracing. */
+#define TRACE(col, field, n)                                                                          \
+    do {                                                                                              \
+        if (T)                                                                                        \
+            T->coef[(const Score *)&(field) - (const Score *)P] += (int16_t)((col) == RED ? (n) : -(n)); \
+    } while (0)
+
+static inline __attribute__((always_inline)) int eval_core(const Position *pos, const EvalParams *P, EvalTrace *T)
 {
     Score score[COLOR_NB] = {0, 0};
     Bitboard occ = pos->occupied;
@@ -71,6 +82,9 @@ int evaluate_with(const Position *pos, const EvalParams *P)
             att[c] |= a;
             sc += P->piece_value[ROOK] + P->psqt[ROOK][relative_sq(c, s)]
                 + P->rook_mobility[popcount(a & ~own)];
+            TRACE(c, P->piece_value[ROOK], 1);
+            TRACE(c, P->psqt[ROOK][relative_sq(c, s)], 1);
+            TRACE(c, P->rook_mobility[popcount(a & ~own)], 1);
             phase += 6;
         });
         b = own & pos->by_type[CANNON];
@@ -81,6 +95,9 @@ int evaluate_with(const Position *pos, const EvalParams *P)
             att[c] |= ca;
             int mob = min_int(popcount(r & ~occ) + popcount(ca & enemy), 17);
             sc += P->piece_value[CANNON] + P->psqt[CANNON][relative_sq(c, s)] + P->cannon_mobility[mob];
+            TRACE(c, P->piece_value[CANNON], 1);
+            TRACE(c, P->psqt[CANNON][relative_sq(c, s)], 1);
+            TRACE(c, P->cannon_mobility[mob], 1);
             phase += 3;
         });
         b = own & pos->by_type[HORSE];
@@ -89,12 +106,17 @@ int evaluate_with(const Position *pos, const EvalParams *P)
             att[c] |= a;
             sc += P->piece_value[HORSE] + P->psqt[HORSE][relative_sq(c, s)]
                 + P->horse_mobility[popcount(a & ~own)];
+            TRACE(c, P->piece_value[HORSE], 1);
+            TRACE(c, P->psqt[HORSE][relative_sq(c, s)], 1);
+            TRACE(c, P->horse_mobility[popcount(a & ~own)], 1);
             phase += 3;
         });
         b = own & pos->by_type[PAWN];
         BB_FOR_EACH(b, s, {
             att[c] |= PawnMoves[c][s];
             sc += P->piece_value[PAWN] + P->psqt[PAWN][relative_sq(c, s)];
+            TRACE(c, P->piece_value[PAWN], 1);
+            TRACE(c, P->psqt[PAWN][relative_sq(c, s)], 1);
         });
         b = own & pos->by_type[ELEPHANT];
         BB_FOR_EACH(b, s, {
@@ -102,17 +124,25 @@ int evaluate_with(const Position *pos, const EvalParams *P)
             att[c] |= a;
             sc += P->piece_value[ELEPHANT] + P->psqt[ELEPHANT][relative_sq(c, s)]
                 + P->elephant_mobility[popcount(a & ~own)];
+            TRACE(c, P->piece_value[ELEPHANT], 1);
+            TRACE(c, P->psqt[ELEPHANT][relative_sq(c, s)], 1);
+            TRACE(c, P->elephant_mobility[popcount(a & ~own)], 1);
         });
         b = own & pos->by_type[ADVISOR];
         BB_FOR_EACH(b, s, {
             att[c] |= AdvisorMoves[s];
             sc += P->piece_value[ADVISOR] + P->psqt[ADVISOR][relative_sq(c, s)]
                 + P->advisor_mobility[popcount(AdvisorMoves[s] & ~own)];
+            TRACE(c, P->piece_value[ADVISOR], 1);
+            TRACE(c, P->psqt[ADVISOR][relative_sq(c, s)], 1);
+            TRACE(c, P->advisor_mobility[popcount(AdvisorMoves[s] & ~own)], 1);
         });
         int ksq = pos->king_sq[c];
         att[c] |= KingMoves[ksq];
         sc += P->psqt[KING][relative_sq(c, ksq)];
         sc += P->crossed_pawns[popcount(own & pos->by_type[PAWN] & ~HalfBB[c])];
+        TRACE(c, P->psqt[KING][relative_sq(c, ksq)], 1);
+        TRACE(c, P->crossed_pawns[popcount(own & pos->by_type[PAWN] & ~HalfBB[c])], 1);
         score[c] += sc;
     }
 
@@ -127,33 +157,53 @@ int evaluate_with(const Position *pos, const EvalParams *P)
         int missing_adv = 2 - popcount(pos_pieces(pos, c, ADVISOR));
         int missing_ele = 2 - popcount(pos_pieces(pos, c, ELEPHANT));
         score[c] += P->missing_advisor * (missing_adv * attackers) + P->missing_elephant * (missing_ele * attackers);
-        if (sq_rank(relative_sq(c, ksq)) > 0)
+        TRACE(c, P->missing_advisor, missing_adv * attackers);
+        TRACE(c, P->missing_elephant, missing_ele * attackers);
+        if (sq_rank(relative_sq(c, ksq)) > 0) {
             score[c] += P->king_exposed;
+            TRACE(c, P->king_exposed, 1);
+        }
 
         Bitboard file = FileBB[sq_file(ksq)];
         Bitboard cannons = theirs & pos->by_type[CANNON] & file;
         BB_FOR_EACH(cannons, s, {
-            if ((BetweenBB[ksq][s] & occ) == 0)
+            if ((BetweenBB[ksq][s] & occ) == 0) {
                 score[them] += P->empty_cannon;
-            else
+                TRACE(them, P->empty_cannon, 1);
+            } else {
                 score[them] += P->cannon_on_king_file;
+                TRACE(them, P->cannon_on_king_file, 1);
+            }
         });
         score[them] += P->rook_on_king_file * popcount(theirs & pos->by_type[ROOK] & file);
         score[them] += P->horse_near_palace * popcount(theirs & pos->by_type[HORSE] & PalaceHorseZone[c]);
+        TRACE(them, P->rook_on_king_file, popcount(theirs & pos->by_type[ROOK] & file));
+        TRACE(them, P->horse_near_palace, popcount(theirs & pos->by_type[HORSE] & PalaceHorseZone[c]));
 
-        if (popcount(pos_pieces(pos, c, ROOK)) == 2 && !pos_pieces(pos, them, ROOK))
+        if (popcount(pos_pieces(pos, c, ROOK)) == 2 && !pos_pieces(pos, them, ROOK)) {
             score[c] += P->rook_pair_vs_none;
+            TRACE(c, P->rook_pair_vs_none, 1);
+        }
 
         /* Own pieces attacked and not defended. */
         Bitboard hanging = pos->by_color[c] & att[them] & ~att[c];
         if (hanging)
-            for (int pt = PAWN; pt < KING; pt++)
+            for (int pt = PAWN; pt < KING; pt++) {
                 score[c] += P->hanging[pt] * popcount(hanging & pos->by_type[pt]);
+                TRACE(c, P->hanging[pt], popcount(hanging & pos->by_type[pt]));
+            }
     }
 
     score[pos->side] += P->tempo;
+    TRACE(pos->side, P->tempo, 1);
     Score total = score[RED] - score[BLACK];
     phase = min_int(phase, PHASE_MAX);
+    if (T) {
+        T->phase = phase;
+        T->side = pos->side;
+        T->scale[RED] = eval_win_scale(pos, RED);
+        T->scale[BLACK] = eval_win_scale(pos, BLACK);
+    }
     int v = (mg_value(total) * phase + eg_value(total) * (PHASE_MAX - phase)) / PHASE_MAX;
 
     int strong = v > 0 ? RED : BLACK;
@@ -168,4 +218,12 @@ int evaluate_with(const Position *pos, const EvalParams *P)
     return pos->side == RED ? v : -v;
 }
 
+int evaluate_with(const Position *pos, const EvalParams *P) { return eval_core(pos, P, NULL); }
+
 int evaluate(const Position *pos) { return evaluate_with(pos, &DefaultEvalParams); }
+
+int evaluate_trace(const Position *pos, const EvalParams *P, EvalTrace *trace)
+{
+    memset(trace, 0, sizeof *trace);
+    return eval_core(pos, P, trace);
+}

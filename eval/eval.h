@@ -14,6 +14,21 @@ void eval_init(void);
 int evaluate(const Position *pos);
 int evaluate_with(const Position *pos, const EvalParams *params);
 
+/* The evaluation as a linear function of the weights, for the tuner: before
+ * the taper, the win scale and the clamp, Red's total Score is the sum over
+ * slots i of coef[i] * (slot i of the EvalParams) (eval_param_slot), both
+ * halves alike; it is then tapered by phase (mg * phase + eg * (PHASE_MAX -
+ * phase)) / PHASE_MAX and scaled by scale[strong side] / 64. */
+typedef struct {
+    int16_t coef[EVAL_PARAM_SLOTS]; /* Red's count minus Black's */
+    int phase;                      /* 0..PHASE_MAX */
+    int scale[COLOR_NB];            /* eval_win_scale() of each colour */
+    int side;                       /* side to move */
+} EvalTrace;
+
+/* evaluate_with(), also filling *trace (the same value returned). */
+int evaluate_trace(const Position *pos, const EvalParams *params, EvalTrace *trace);
+
 /* Piece values used outside the evaluation (move ordering, SEE). */
 extern const int PieceValue[PIECE_TYPE_NB];
 

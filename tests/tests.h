@@ -19,6 +19,8 @@ const struct CMUnitTest *search_tests(size_t *count);
 const struct CMUnitTest *uci_tests(size_t *count);
 const struct CMUnitTest *ucci_tests(size_t *count);
 const struct CMUnitTest *cecp_tests(size_t *count);
+const struct CMUnitTest *match_tests(size_t *count);
+const struct CMUnitTest *tune_tests(size_t *count);
 
 /* Where the test data lives (tests/data, or $CHUHAN_DATA). */
 const char *test_data_path(const char *name);

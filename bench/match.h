@@ -1,0 +1,89 @@
+/* Engine-vs-engine matches (`chuhan match`): two or more engines (UCI or
+ * UCCI processes) play each other round-robin, under a clock, a fixed move
+ * time, a depth or a node count, from openings of a FEN/EPD file or of the
+ * opening book, each opening with both colours, several games at once.  A
+ * referee (match_referee.h) rules every move by the xiangqi rules; resign
+ * and draw adjudication by the engines' scores are optional; a time
+ * forfeit, an illegal move, a crash or a stall loses that game and the
+ * engine is restarted for the next.  Results go to a PGN file, a line per
+ * game, and a summary with Elo, LOS and an SPRT verdict. */
+#ifndef CHUHAN_MATCH_H
+#define CHUHAN_MATCH_H
+
+#include <stdio.h>
+
+#include "engine/notation.h"
+#include "match_engine.h"
+#include "match_referee.h"
+#include "match_stats.h"
+
+#define MATCH_MAX_ENGINES 16
+
+typedef enum {
+    TERM_CHECKMATE,
+    TERM_STALEMATE,
+    TERM_PERPETUAL,   /* a side lost by breaking a repetition rule */
+    TERM_REPETITION,  /* an allowed (or mutual) repetition: draw */
+    TERM_SIXTY,       /* 60-move rule */
+    TERM_TOO_LONG,    /* no room left for moves */
+    TERM_RESIGN,      /* resign adjudication by score */
+    TERM_DRAW_ADJ,    /* draw adjudication by score */
+    TERM_MAXMOVES,    /* draw by the move limit */
+    TERM_TIME,        /* time forfeit */
+    TERM_ILLEGAL,     /* illegal (or unreadable) move */
+    TERM_NO_MOVE,     /* nobestmove, or a bestmove without a move */
+    TERM_CRASH,       /* the engine exited or could not be (re)started */
+    TERM_STALL,       /* no answer within the timeout */
+    TERM_NB
+} Termination;
+
+const char *match_termination_name(Termination t);
+
+typedef struct {
+    EngineSpec engines[MATCH_MAX_ENGINES];
+    int nengines;
+    long games;          /* per pair of engines */
+    int concurrency;     /* games at once (1) */
+    char openings[1024]; /* FEN/EPD file, "" for none */
+    bool openings_random;
+    int book_plies;      /* openings drawn from the book, this many plies (0: none) */
+    char book[1024];     /* book file, "" for the built-in one */
+    int rule;            /* RULE_CXA (default), RULE_AXF, RULE_DRAW */
+    int sixty_plies;     /* 120; 0: no 60-move rule */
+    int repeats;         /* occurrences that make a repetition count: 3 */
+    char pgn[1024];      /* PGN output, "" for none */
+    NotationFormat notation; /* of the PGN moves: NOTATION_UCI (default) or a Chinese one, WXF, ICCS */
+    uint64_t seed;
+    bool sprt;
+    SprtParams sprt_params;
+    int resign_movecount, resign_score; /* 0: no resign adjudication */
+    bool resign_twosided;
+    int draw_movenumber, draw_movecount, draw_score; /* movecount 0: no draw adjudication */
+    int maxmoves;        /* draw after this many moves each (0: no limit) */
+    char event[128];
+    FILE *out;           /* game lines and the summary (NULL: none) */
+    bool quiet;          /* no line per game */
+} MatchConfig;
+
+typedef struct {
+    long games;                                        /* finished */
+    long wdl[MATCH_MAX_ENGINES][MATCH_MAX_ENGINES][3]; /* wins, draws, losses of i against j */
+    long terminations[TERM_NB];
+    long red_wins, black_wins, draws;
+    double llr;                                        /* first engine against the second, with --sprt */
+    SprtVerdict verdict;                               /* the first verdict reached, which stands */
+    long verdict_games;                                /* games counted when it was reached */
+    double verdict_llr;                                /* the LLR then */
+    double seconds;
+} MatchResult;
+
+void match_config_default(MatchConfig *cfg);
+/* The arguments after "match".  False with the reason. */
+bool match_parse_args(int argc, char **argv, MatchConfig *cfg, char *err, size_t errlen);
+/* Play the match.  False with the reason when it cannot start (bad
+ * openings, an engine that does not start, an unwritable PGN file). */
+bool match_run(const MatchConfig *cfg, MatchResult *res, char *err, size_t errlen);
+/* The summary of a finished match, as `chuhan match` prints it. */
+void match_print_summary(FILE *out, const MatchConfig *cfg, const MatchResult *res);
+
+#endif

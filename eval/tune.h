@@ -1,0 +1,73 @@
+/* Texel tuning of the evaluation weights: fit EvalParams to game results by
+ * minimising the mean squared error between sigmoid(K * eval) and the
+ * outcome (1 red win, 1/2 draw, 0 black win) over quiet positions of game
+ * records.  Each position is stored once as the sparse linear trace of the
+ * evaluation (evaluate_trace), so an epoch costs a few multiply-adds per
+ * position; the work is split into a fixed number of chunks summed in a
+ * fixed order, so the result does not depend on the thread count.
+ * Everything is deterministic for a given seed and input. */
+#ifndef CHUHAN_EVAL_TUNE_H
+#define CHUHAN_EVAL_TUNE_H
+
+#include <stdio.h>
+
+#include "engine/pgn.h"
+#include "params.h"
+
+typedef struct {
+    /* loading */
+    int skip_plies;       /* positions before this ply of each game are the book phase: skipped (16) */
+    double keep;          /* fraction of the quiet positions kept, drawn with the seed (1.0) */
+    long max_positions;   /* stop loading after this many (0: no limit) */
+    double validation;    /* fraction of the games held out to measure the error (0.1) */
+    PgnEncoding encoding; /* of the records (auto) */
+    /* fitting */
+    int epochs;           /* Adam steps over the whole set (400) */
+    double lr;            /* Adam step size, centipawns (1.0) */
+    double lambda;        /* L2 pull towards the starting weights, per weight (0) */
+    double k;             /* sigmoid scale; 0: fit it first (0) */
+    bool symmetric;       /* tie each psqt point to its mirror image across the middle file (true) */
+    bool fit_material;    /* tune piece_value too (true) */
+    int threads;          /* (1) */
+    uint64_t seed;        /* (1) */
+    int report_every;     /* progress line every this many epochs (25) */
+    FILE *progress;       /* progress lines, or NULL */
+} TuneOptions;
+
+void tune_options_default(TuneOptions *opt);
+
+typedef struct TuneData TuneData;
+
+TuneData *tune_data_new(const TuneOptions *opt);
+void tune_data_free(TuneData *d);
+/* Add the quiet positions of every record of a PGN file (plain or .zst)
+ * with a known result; records that do not replay are counted and skipped.
+ * False (with the reason) only when the file cannot be read on. */
+bool tune_data_add_file(TuneData *d, const char *path, char *err, size_t errlen);
+
+typedef struct {
+    long games, games_rejected, games_no_result;
+    long positions_seen, skipped_book, skipped_noisy, skipped_sampling;
+    long train, validation; /* positions kept in each set */
+    size_t bytes;           /* memory held by the positions */
+} TuneDataStats;
+const TuneDataStats *tune_data_stats(const TuneData *d);
+
+/* Mean squared error of params over the training (validation: the held-out)
+ * positions with sigmoid scale k. */
+double tune_error(const TuneData *d, const EvalParams *params, double k, bool validation);
+/* The k that minimises the training error of params (golden-section search). */
+double tune_fit_k(const TuneData *d, const EvalParams *params);
+/* Fit *params (starting from its values) with k; progress to opt->progress.
+ * Returns the final training error. */
+double tune_fit(const TuneData *d, EvalParams *params, double k);
+
+/* Write params as the C source of eval/params.c (one psqt rank per line),
+ * with comment (may be NULL or several lines) in the header. */
+bool tune_write_params(FILE *out, const EvalParams *params, const char *comment);
+/* Read a file in that format (the initialiser of DefaultEvalParams: fields
+ * by name, S(mg, eg) values, [TYPE] designators in psqt, omitted values 0).
+ * False with the reason (file, line) if it cannot be read. */
+bool tune_read_params(const char *path, EvalParams *params, char *err, size_t errlen);
+
+#endif

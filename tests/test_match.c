@@ -1,0 +1,798 @@
+/* The match runner: the referee against `chuhan judge` on every case of
+ * cases.txt, the Elo/LOS/SPRT arithmetic, real matches between Chuhan
+ * processes (UCI, and UCCI through a small translating script) checked
+ * through their PGN, and engines that misbehave: an illegal move, a crash,
+ * a stall, a time forfeit, a flood of output, a failed handshake. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "bench/match.h"
+#include "engine/movegen.h"
+#include "engine/pgn.h"
+#include "engine/rules.h"
+#include "tests.h"
+
+/* ---- the referee on cases.txt ---- */
+
+static GameResult result_of(Verdict v, int stm)
+{
+    if (v == VERDICT_DRAW)
+        return GAME_DRAW;
+    if (v == VERDICT_WIN)
+        return stm == RED ? GAME_RED_WINS : GAME_BLACK_WINS;
+    if (v == VERDICT_LOSS)
+        return stm == RED ? GAME_BLACK_WINS : GAME_RED_WINS;
+    return GAME_ONGOING;
+}
+
+static const char *result_name(GameResult r)
+{
+    return r == GAME_RED_WINS ? "1-0" : r == GAME_BLACK_WINS ? "0-1" : r == GAME_DRAW ? "1/2-1/2" : "*";
+}
+
+/* Fields of a cases.txt line: id ; FEN ; moves ; key=value ... */
+static bool split_case(char *line, char **id, char **fen, char **moves, char *result, size_t rlen, char *stm,
+                       size_t slen)
+{
+    char *f[3];
+    char *p = line;
+    for (int i = 0; i < 3; i++) {
+        f[i] = p;
+        char *sep = strstr(p, " ; ");
+        if (!sep)
+            return false;
+        *sep = 0;
+        p = sep + 3;
+    }
+    *id = f[0];
+    *fen = f[1];
+    *moves = f[2];
+    const char *r = strstr(p, "result="), *s = strstr(p, "stm=");
+    if (!r || !s)
+        return false;
+    snprintf(result, rlen, "%.*s", (int)strcspn(r + 7, " ;\n"), r + 7);
+    snprintf(stm, slen, "%.*s", (int)strcspn(s + 4, " ;\n"), s + 4);
+    return true;
+}
+
+static bool soft_case(const char *id)
+{
+    static const char *const soft[] = {"WXF-055", "WXF-056", "WXF-057", "WXF-058", "WXF-059", "FS-21", "FS-22"};
+    for (size_t i = 0; i < sizeof soft / sizeof soft[0]; i++)
+        if (!strcmp(id, soft[i]))
+            return true;
+    return false;
+}
+
+/* The referee plays each case move by move, as in a game, and must rule
+ * after every move exactly as `chuhan judge` rules on the moves so far
+ * (the Asian rules and the first recurrence, as the cases are written):
+ * it ends the game at the first ruling, with the judge's result and
+ * reason.  That first ruling often comes before the last move of the case
+ * (the start position recurs first); the game result must still be the
+ * one the case gives (the soft cases are only reported). */
+static void test_match_referee_cases(void **state)
+{
+    (void)state;
+    FILE *f = fopen(test_data_path("cases.txt"), "r");
+    assert_non_null(f);
+    static char line[8192], copy[8192];
+    static Position pos;
+    Referee *ref = referee_new(RULE_AXF, 120, 2);
+    assert_non_null(ref);
+    int cases = 0, decided = 0, expected = 0, early = 0, differ = 0;
+    char other_ids[1024] = "";
+    while (fgets(line, sizeof line, f)) {
+        if (line[0] == '#' || line[0] == '\n')
+            continue;
+        char *id = NULL, *fen = NULL, *moves = NULL, want_result[16], want_stm[16];
+        if (!split_case(line, &id, &fen, &moves, want_result, sizeof want_result, want_stm, sizeof want_stm))
+            fail_msg("cannot parse: %s", line);
+        char err[256], reason[320], jreason[320];
+        assert_true(referee_reset(ref, fen, err, sizeof err));
+        snprintf(copy, sizeof copy, "%s", moves);
+        char *list[512];
+        int n = 0;
+        for (char *t = strtok(copy, " "); t && n < 512; t = strtok(NULL, " "))
+            list[n++] = t;
+        GameResult got = GAME_ONGOING;
+        int played = 0;
+        while (played < n && got == GAME_ONGOING) {
+            Move m = referee_parse(ref, list[played]);
+            if (m == MOVE_NONE)
+                fail_msg("%s: move %d (%s) refused", id, played + 1, list[played]);
+            bool illegal;
+            got = referee_play(ref, m, &illegal, reason, sizeof reason);
+            assert_false(illegal);
+            played++;
+            /* chuhan judge on the same moves */
+            Verdict v;
+            if (rules_judge_game(&pos, fen, list, played, RULE_AXF, 120, 2, &v, jreason, sizeof jreason, err,
+                                 sizeof err))
+                fail_msg("%s: %s", id, err);
+            GameResult want = result_of(v, pos.side);
+            if (got != want)
+                fail_msg("%s: after %d of %d moves the referee says %s (%s), chuhan judge %s (%s)", id, played, n,
+                         result_name(got), reason, result_name(want), jreason);
+            if (got != GAME_ONGOING)
+                assert_string_equal(reason, jreason);
+        }
+        cases++;
+        decided += got != GAME_ONGOING;
+        /* the case's own verdict, for the side to move at the end of its moves */
+        int stm = (n % 2 == 0) == (strstr(fen, " b") != NULL) ? BLACK : RED;
+        assert_string_equal(stm == RED ? "red" : "black", want_stm);
+        GameResult book = !strcmp(want_result, "draw")   ? GAME_DRAW
+                        : !strcmp(want_result, "win")    ? (stm == RED ? GAME_RED_WINS : GAME_BLACK_WINS)
+                        : !strcmp(want_result, "loss")   ? (stm == RED ? GAME_BLACK_WINS : GAME_RED_WINS)
+                                                         : GAME_ONGOING;
+        if (got == book) {
+            expected++;
+        } else {
+            size_t used = strlen(other_ids);
+            snprintf(other_ids + used, sizeof other_ids - used, " %.16s%s", id, soft_case(id) ? "(soft)" : "");
+            /* WXF-117: two rooks chase two cannons in turn over 12 plies (a draw), but the first
+               recurrence, at ply 8, closes a 4-ply cycle chasing one cannon, and a referee rules there */
+            if (!soft_case(id) && strcmp(id, "WXF-117"))
+                differ++;
+        }
+        early += played < n;
+    }
+    fclose(f);
+    referee_free(ref);
+    printf("  referee: %d cases ruled move by move as chuhan judge rules them (%d before the last move); %d end "
+           "as the case says, not:%s\n",
+           cases, early, expected, other_ids);
+    assert_true(cases >= 100);
+    assert_true(decided == cases);
+    assert_int_equal(differ, 0);
+}
+
+static void test_match_referee_basics(void **state)
+{
+    (void)state;
+    Referee *ref = referee_new(RULE_CXA, 120, 3);
+    char err[128], reason[256];
+    bool illegal;
+    /* moves that are not legal are refused */
+    assert_true(referee_reset(ref, "3k5/9/9/9/9/9/9/9/9/R3K4 w - - 0 1", err, sizeof err));
+    assert_int_equal(referee_parse(ref, "a0a1"), make_move(0, 9));
+    assert_int_equal(referee_play(ref, make_move(0, 0), &illegal, reason, sizeof reason), GAME_ONGOING);
+    assert_true(illegal); /* a0a0 */
+    assert_int_equal(referee_plies(ref), 0);
+    assert_int_equal(referee_parse(ref, "e0e1x"), MOVE_NONE);
+    /* the i8 rook holds rank 8, the a0 rook mates on rank 9 */
+    assert_true(referee_reset(ref, "3k5/8R/9/9/9/9/9/9/9/R3K4 w - - 0 1", err, sizeof err));
+    Move m = referee_parse(ref, "a0a9");
+    assert_int_not_equal(m, MOVE_NONE);
+    assert_int_equal(referee_play(ref, m, &illegal, reason, sizeof reason), GAME_RED_WINS);
+    assert_int_equal(referee_end(ref), END_CHECKMATE);
+    assert_non_null(strstr(reason, "mate"));
+    assert_int_equal(referee_move(ref, 0), m);
+    /* a perpetual chase at the third occurrence */
+    assert_true(referee_reset(ref, "3k5/9/9/9/4n4/9/9/9/9/R3K4 w - - 0 1", err, sizeof err));
+    const char *chase[] = {"a0a5", "e5c4", "a5a4", "c4e5", "a4a5", "e5c4", "a5a4", "c4e5", "a4a5"};
+    GameResult r = GAME_ONGOING;
+    int i = 0;
+    for (; i < 9 && r == GAME_ONGOING; i++)
+        r = referee_play(ref, referee_parse(ref, chase[i]), &illegal, reason, sizeof reason);
+    assert_int_equal(r, GAME_BLACK_WINS);
+    assert_int_equal(i, 9); /* not at the first recurrence (move 5) */
+    assert_int_equal(referee_end(ref), END_REPETITION_LOSS);
+    /* the 60-move rule */
+    Referee *r60 = referee_new(RULE_CXA, 4, 3);
+    assert_true(referee_reset(r60, "3k5/9/9/9/9/9/9/9/9/R3K4 w - - 0 1", err, sizeof err));
+    const char *idle[] = {"a0a1", "d9d8", "a1a2", "d8d9"};
+    for (i = 0, r = GAME_ONGOING; i < 4 && r == GAME_ONGOING; i++)
+        r = referee_play(r60, referee_parse(r60, idle[i]), &illegal, reason, sizeof reason);
+    assert_int_equal(r, GAME_DRAW);
+    assert_int_equal(referee_end(r60), END_SIXTY);
+    referee_free(r60);
+    referee_free(ref);
+}
+
+/* ---- statistics ---- */
+
+static void test_match_stats(void **state)
+{
+    (void)state;
+    EloEstimate e;
+    /* 3:1 is 400 * log10(3) */
+    match_elo(3, 0, 1, &e);
+    assert_true(fabs(e.elo - 400 * log10(3.0)) < 1e-9);
+    assert_true(fabs(elo_from_score(0.75) - 190.84850188786497) < 1e-9);
+    assert_true(fabs(score_from_elo(190.84850188786497) - 0.75) < 1e-12);
+    /* reference values from an independent computation */
+    match_elo(60, 20, 20, &e);
+    assert_int_equal(e.games, 100);
+    assert_true(fabs(e.score - 0.7) < 1e-12);
+    assert_true(fabs(e.elo - 147.190714) < 1e-5);
+    assert_true(fabs(e.elo_error - 66.013381) < 1e-5);
+    assert_true(fabs(e.los - 0.99999613) < 1e-7);
+    assert_true(fabs(e.draw_ratio - 0.2) < 1e-12);
+    match_elo(120, 260, 100, &e);
+    assert_true(fabs(e.elo - 14.484869) < 1e-5);
+    assert_true(fabs(e.elo_error - 21.064808) < 1e-5);
+    assert_true(fabs(e.los - 0.91123507) < 1e-7);
+    match_elo(30, 40, 30, &e);
+    assert_true(fabs(e.elo) < 1e-9);
+    assert_true(fabs(e.los - 0.5) < 1e-12);
+    assert_true(fabs(e.elo_error - 53.157980) < 1e-5);
+    /* all won: unbounded */
+    match_elo(5, 0, 0, &e);
+    assert_true(isinf(e.elo) && e.elo > 0);
+    match_elo(0, 0, 0, &e);
+    assert_int_equal(e.games, 0);
+
+    SprtParams p = {0, 5, 0.05, 0.05};
+    double lo, hi;
+    sprt_bounds(&p, &lo, &hi);
+    assert_true(fabs(lo + 2.9444389791664403) < 1e-12);
+    assert_true(fabs(hi - 2.9444389791664403) < 1e-12);
+    assert_true(fabs(sprt_llr(60, 20, 20, &p) - 0.883207) < 1e-5);
+    assert_true(fabs(sprt_llr(120, 260, 100, &p) - 0.521477) < 1e-5);
+    assert_true(fabs(sprt_llr(30, 40, 30, &p) + 0.017256) < 1e-5);
+    assert_true(sprt_llr(0, 0, 0, &p) == 0);
+    assert_int_equal(sprt_verdict(3.0, &p), SPRT_ACCEPT_H1);
+    assert_int_equal(sprt_verdict(-3.0, &p), SPRT_ACCEPT_H0);
+    assert_int_equal(sprt_verdict(0.5, &p), SPRT_CONTINUE);
+    /* a big lead accepts H1, a big deficit H0 */
+    assert_int_equal(sprt_verdict(sprt_llr(600, 200, 200, &p), &p), SPRT_ACCEPT_H1);
+    assert_int_equal(sprt_verdict(sprt_llr(200, 200, 600, &p), &p), SPRT_ACCEPT_H0);
+
+    const char *words[] = {"elo0=-1.5", "elo1=3", "alpha=0.1", "beta=0.2"};
+    char err[128];
+    assert_true(sprt_parse(words, 4, &p, err, sizeof err));
+    assert_true(p.elo0 == -1.5 && p.elo1 == 3 && p.alpha == 0.1 && p.beta == 0.2);
+    const char *bad[] = {"elo0=5", "elo1=1"};
+    assert_false(sprt_parse(bad, 2, &p, err, sizeof err));
+    const char *bad2[] = {"gamma=1"};
+    assert_false(sprt_parse(bad2, 1, &p, err, sizeof err));
+}
+
+static void test_match_time_controls(void **state)
+{
+    (void)state;
+    MatchLimits l;
+    memset(&l, 0, sizeof l);
+    assert_true(me_parse_tc("40/60+0.6", &l));
+    assert_true(l.clock && l.moves == 40 && l.base_ms == 60000 && l.inc_ms == 600);
+    memset(&l, 0, sizeof l);
+    assert_true(me_parse_tc("8+0.08", &l));
+    assert_true(l.moves == 0 && l.base_ms == 8000 && l.inc_ms == 80);
+    char text[64];
+    me_limits_text(&l, text, sizeof text);
+    assert_string_equal(text, "8+0.08");
+    memset(&l, 0, sizeof l);
+    assert_true(me_parse_tc("0.5", &l));
+    assert_true(l.base_ms == 500 && l.inc_ms == 0);
+    assert_false(me_parse_tc("abc", &l));
+    assert_false(me_parse_tc("40/", &l));
+    assert_false(me_parse_tc("0/60", &l));
+    assert_false(me_parse_tc("60+x", &l));
+    assert_false(me_parse_tc("0+0", &l));
+
+    static MatchConfig cfg;
+    char err[256];
+    char *ok[] = {"--engine", "cmd=./a", "name=A", "option.Hash=16", "--engine", "cmd=./b", "proto=ucci",
+                  "--each", "tc=40/60+0.6", "depth=7", "--games", "10", "--rule", "axf", "--sprt", "elo0=0", "elo1=10"};
+    match_config_default(&cfg);
+    assert_true(match_parse_args((int)(sizeof ok / sizeof ok[0]), ok, &cfg, err, sizeof err));
+    assert_int_equal(cfg.nengines, 2);
+    assert_string_equal(cfg.engines[0].name, "A");
+    assert_string_equal(cfg.engines[1].name, "b");
+    assert_int_equal(cfg.engines[1].proto, PROTO_UCCI);
+    assert_int_equal(cfg.engines[0].noptions, 1);
+    assert_string_equal(cfg.engines[0].options[0].name, "Hash");
+    assert_true(cfg.engines[1].limits.clock && cfg.engines[1].limits.depth == 7);
+    assert_int_equal(cfg.games, 10);
+    assert_int_equal(cfg.rule, RULE_AXF);
+    assert_true(cfg.sprt && cfg.sprt_params.elo1 == 10);
+
+    char *one[] = {"--engine", "cmd=./a", "--each", "depth=3"};
+    match_config_default(&cfg);
+    assert_false(match_parse_args(4, one, &cfg, err, sizeof err));
+    char *nolimit[] = {"--engine", "cmd=./a", "--engine", "cmd=./b"};
+    match_config_default(&cfg);
+    assert_false(match_parse_args(4, nolimit, &cfg, err, sizeof err));
+    assert_non_null(strstr(err, "limit"));
+    char *badkey[] = {"--engine", "cmd=./a", "colour=red", "--engine", "cmd=./b", "--each", "depth=2"};
+    match_config_default(&cfg);
+    assert_false(match_parse_args(7, badkey, &cfg, err, sizeof err));
+    char *badrule[] = {"--engine", "cmd=./a", "--engine", "cmd=./b", "--each", "depth=2", "--rule", "fide"};
+    match_config_default(&cfg);
+    assert_false(match_parse_args(8, badrule, &cfg, err, sizeof err));
+}
+
+/* ---- real matches ---- */
+
+static char tmpdir[256];
+
+static int make_tmpdir(void **state)
+{
+    (void)state;
+    snprintf(tmpdir, sizeof tmpdir, "/tmp/chuhan-match-test-XXXXXX");
+    return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int remove_tmpdir(void **state)
+{
+    (void)state;
+    char cmd[320];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+static const char *tmp_path(const char *name)
+{
+    static char buf[4][512];
+    static int k;
+    char *out = buf[k++ & 3];
+    snprintf(out, sizeof buf[0], "%s/%s", tmpdir, name);
+    return out;
+}
+
+static void write_script(const char *name, const char *text)
+{
+    const char *path = tmp_path(name);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    assert_int_equal(fclose(f), 0);
+    assert_int_equal(chmod(path, 0755), 0);
+}
+
+static void engine(MatchConfig *cfg, const char *cmd, const char *name)
+{
+    EngineSpec *e = &cfg->engines[cfg->nengines++];
+    memset(e, 0, sizeof *e);
+    snprintf(e->cmd, sizeof e->cmd, "%s", cmd);
+    snprintf(e->name, sizeof e->name, "%s", name);
+    e->limits.margin_ms = 200;
+    e->limits.timeout_ms = 20000;
+}
+
+static void chuhan(MatchConfig *cfg, const char *name, int depth)
+{
+    engine(cfg, test_engine_path(), name);
+    EngineSpec *e = &cfg->engines[cfg->nengines - 1];
+    e->limits.depth = depth;
+    e->noptions = 1;
+    snprintf(e->options[0].name, sizeof e->options[0].name, "OwnBook");
+    snprintf(e->options[0].value, sizeof e->options[0].value, "false");
+}
+
+typedef struct {
+    int records;
+    long wdl[2][3]; /* per engine 0/1 by name, from the PGN */
+    int term_count;
+    char details[16][200];
+} PgnCheck;
+
+/* Re-read a match's PGN: every record replays legally, its tags agree. */
+static void check_pgn(const char *path, const MatchConfig *cfg, PgnCheck *out)
+{
+    memset(out, 0, sizeof *out);
+    char err[256];
+    PgnReader *r = pgn_open_file(path, PGN_ENC_AUTO, err, sizeof err);
+    if (!r)
+        fail_msg("%s", err);
+    const PgnGame *g;
+    int k;
+    static Position pos;
+    static Move moves[MAX_GAME_PLY];
+    while ((k = pgn_next(r, &g, err, sizeof err)) > 0) {
+        int n;
+        PgnReplayError e = pgn_replay(g, &pos, moves, MAX_GAME_PLY, &n, err, sizeof err);
+        if (e == PGN_ERR_NO_MOVES) { /* an engine that lost before its first move */
+            const char *fen = pgn_tag(g, "FEN");
+            assert_true(pos_set_fen(&pos, fen ? fen : START_FEN, err, sizeof err));
+            n = 0;
+        } else if (e != PGN_OK) {
+            fail_msg("record %ld does not replay: %s", g->index, err);
+        }
+        const char *red = pgn_tag(g, "Red"), *black = pgn_tag(g, "Black"), *plies = pgn_tag(g, "PlyCount");
+        const char *term = pgn_tag(g, "Termination"), *details = pgn_tag(g, "TerminationDetails");
+        assert_non_null(red);
+        assert_non_null(black);
+        assert_non_null(term);
+        assert_non_null(details);
+        assert_non_null(plies);
+        assert_int_equal(atoi(plies), n);
+        int ri = !strcmp(red, cfg->engines[0].name) ? 0 : 1, bi = !ri;
+        assert_string_equal(ri ? cfg->engines[1].name : cfg->engines[0].name, red);
+        assert_string_equal(bi ? cfg->engines[1].name : cfg->engines[0].name, black);
+        int res = pgn_result(g);
+        assert_int_not_equal(res, PGN_UNKNOWN);
+        if (res == PGN_RED_WINS) {
+            out->wdl[ri][0]++;
+            out->wdl[bi][2]++;
+        } else if (res == PGN_BLACK_WINS) {
+            out->wdl[bi][0]++;
+            out->wdl[ri][2]++;
+        } else {
+            out->wdl[ri][1]++;
+            out->wdl[bi][1]++;
+        }
+        /* a checkmate must be one: no legal move, and the side to move lost */
+        if (!strncmp(details, "checkmate", 9)) {
+            assert_int_equal(count_legal(&pos), 0);
+            assert_true(pos_in_check(&pos));
+            assert_int_equal(res, pos.side == RED ? PGN_BLACK_WINS : PGN_RED_WINS);
+        }
+        if (out->records < 16)
+            snprintf(out->details[out->records], sizeof out->details[0], "%s", details);
+        out->records++;
+    }
+    if (k < 0)
+        fail_msg("%s", err);
+    pgn_close(r);
+}
+
+static void run_match(MatchConfig *cfg, MatchResult *res)
+{
+    char err[512];
+    cfg->out = NULL;
+    if (!match_run(cfg, res, err, sizeof err))
+        fail_msg("match: %s", err);
+}
+
+static void test_match_chuhan_vs_chuhan(void **state)
+{
+    (void)state;
+    static MatchConfig cfg;
+    static MatchResult res;
+    match_config_default(&cfg);
+    cfg.nengines = 0;
+    chuhan(&cfg, "Alpha", 2);
+    chuhan(&cfg, "Beta", 3);
+    cfg.games = 4;
+    cfg.concurrency = 2;
+    cfg.book_plies = 6;
+    cfg.seed = 7;
+    snprintf(cfg.pgn, sizeof cfg.pgn, "%s", tmp_path("cc.pgn"));
+    run_match(&cfg, &res);
+    const long *s = res.wdl[0][1];
+    assert_int_equal(res.games, 4);
+    assert_int_equal(s[0] + s[1] + s[2], 4);
+    assert_int_equal(res.wdl[1][0][0], s[2]);
+    assert_int_equal(res.wdl[1][0][2], s[0]);
+    assert_int_equal(res.red_wins + res.black_wins + res.draws, 4);
+    /* no engine failed */
+    for (int t = TERM_TIME; t < TERM_NB; t++)
+        assert_int_equal(res.terminations[t], 0);
+    PgnCheck pc;
+    check_pgn(cfg.pgn, &cfg, &pc);
+    assert_int_equal(pc.records, 4);
+    for (int k = 0; k < 3; k++) {
+        assert_int_equal(pc.wdl[0][k], s[k]);
+        assert_int_equal(pc.wdl[1][k], res.wdl[1][0][k]);
+    }
+
+    /* Chuhan speaking UCCI against Chuhan speaking UCI */
+    match_config_default(&cfg);
+    cfg.nengines = 0;
+    chuhan(&cfg, "ChuhanUCCI", 2);
+    cfg.engines[0].proto = PROTO_UCCI;
+    snprintf(cfg.engines[0].options[0].name, sizeof cfg.engines[0].options[0].name, "usebook");
+    chuhan(&cfg, "ChuhanUCI", 2);
+    cfg.games = 2;
+    cfg.book_plies = 4;
+    snprintf(cfg.pgn, sizeof cfg.pgn, "%s", tmp_path("ucci-chuhan.pgn"));
+    run_match(&cfg, &res);
+    assert_int_equal(res.games, 2);
+    for (int t = TERM_TIME; t < TERM_NB; t++)
+        if (res.terminations[t])
+            fail_msg("a game of Chuhan's UCCI ended by %s", match_termination_name(t));
+    check_pgn(cfg.pgn, &cfg, &pc);
+    assert_int_equal(pc.records, 2);
+
+    /* the same in Chinese notation, UCCI through a translating script, under a clock */
+    char script[2048];
+    snprintf(script, sizeof script,
+             "#!/bin/sh\n"
+             "# a UCCI engine made of Chuhan's UCI\n"
+             "log='%s'\n"
+             "dir=$(mktemp -d) || exit 1\n"
+             "mkfifo \"$dir/in\" \"$dir/out\" || exit 1\n"
+             "'%s' < \"$dir/in\" > \"$dir/out\" &\n"
+             "exec 3> \"$dir/in\" 4< \"$dir/out\"\n"
+             "rm -rf \"$dir\"\n"
+             "echo 'setoption name OwnBook value false' >&3\n"
+             "while IFS= read -r line; do\n"
+             "  echo \"$line\" >> \"$log\"\n"
+             "  case \"$line\" in\n"
+             "    ucci) echo 'id name FakeUCCI'; echo 'option usemillisec type check default false'; echo ucciok;;\n"
+             "    isready) echo isready >&3; while IFS= read -r r <&4; do [ \"$r\" = readyok ] && break; done;"
+             " echo readyok;;\n"
+             "    position*) echo \"$line\" >&3;;\n"
+             "    go*) echo 'go depth 2' >&3;\n"
+             "      while IFS= read -r r <&4; do case \"$r\" in\n"
+             "        info*) echo \"$r\" | sed 's/score cp/score/';;\n"
+             "        bestmove*) echo \"$r\"; break;; esac; done;;\n"
+             "    quit) echo quit >&3; echo bye; exit 0;;\n"
+             "  esac\n"
+             "done\n",
+             tmp_path("ucci.log"), test_engine_path());
+    write_script("ucci.sh", script);
+    match_config_default(&cfg);
+    cfg.nengines = 0;
+    engine(&cfg, tmp_path("ucci.sh"), "FakeUCCI");
+    cfg.engines[0].proto = PROTO_UCCI;
+    chuhan(&cfg, "Chuhan", 2);
+    for (int e = 0; e < 2; e++) {
+        cfg.engines[e].limits.clock = true;
+        cfg.engines[e].limits.base_ms = 20000;
+        cfg.engines[e].limits.inc_ms = 100;
+        cfg.engines[e].limits.depth = 0;
+    }
+    cfg.engines[1].limits.depth = 2;
+    cfg.games = 2;
+    cfg.book_plies = 4;
+    cfg.notation = NOTATION_CHINESE;
+    snprintf(cfg.pgn, sizeof cfg.pgn, "%s", tmp_path("ucci.pgn"));
+    run_match(&cfg, &res);
+    assert_int_equal(res.games, 2);
+    for (int t = TERM_TIME; t < TERM_NB; t++)
+        if (res.terminations[t])
+            fail_msg("a UCCI game ended by %s", match_termination_name(t));
+    check_pgn(cfg.pgn, &cfg, &pc);
+    assert_int_equal(pc.records, 2);
+    for (int k = 0; k < 3; k++)
+        assert_int_equal(pc.wdl[0][k], res.wdl[0][1][k]);
+    /* what the UCCI engine was told */
+    FILE *f = fopen(tmp_path("ucci.log"), "r");
+    assert_non_null(f);
+    static char log[1 << 20];
+    size_t n = fread(log, 1, sizeof log - 1, f);
+    log[n] = 0;
+    fclose(f);
+    assert_non_null(strstr(log, "ucci\n"));
+    assert_non_null(strstr(log, "setoption usemillisec true\n"));
+    assert_non_null(strstr(log, "position fen "));
+    assert_non_null(strstr(log, "go time "));
+    assert_non_null(strstr(log, " increment 100 opptime "));
+    assert_non_null(strstr(log, "quit\n"));
+}
+
+/* Three engines round-robin, three games at once: every pair plays its
+ * games, and each pair's score is the mirror of the other side's. */
+static void test_match_round_robin(void **state)
+{
+    (void)state;
+    static MatchConfig cfg;
+    static MatchResult res;
+    match_config_default(&cfg);
+    cfg.nengines = 0;
+    chuhan(&cfg, "One", 1);
+    chuhan(&cfg, "Two", 2);
+    chuhan(&cfg, "Three", 1);
+    cfg.games = 2;
+    cfg.concurrency = 3;
+    cfg.book_plies = 4;
+    run_match(&cfg, &res);
+    assert_int_equal(res.games, 6);
+    for (int a = 0; a < 3; a++)
+        for (int b = 0; b < 3; b++) {
+            const long *s = res.wdl[a][b];
+            if (a == b) {
+                assert_int_equal(s[0] + s[1] + s[2], 0);
+                continue;
+            }
+            assert_int_equal(s[0] + s[1] + s[2], 2);
+            assert_int_equal(s[0], res.wdl[b][a][2]);
+            assert_int_equal(s[1], res.wdl[b][a][1]);
+        }
+}
+
+/* A much stronger engine: the SPRT decides long before the games run out. */
+static void test_match_sprt_stops(void **state)
+{
+    (void)state;
+    static MatchConfig cfg;
+    static MatchResult res;
+    match_config_default(&cfg);
+    cfg.nengines = 0;
+    chuhan(&cfg, "Deep", 5);
+    chuhan(&cfg, "Shallow", 1);
+    cfg.games = 200;
+    cfg.concurrency = 2;
+    cfg.book_plies = 8;
+    cfg.sprt = true;
+    cfg.sprt_params = (SprtParams){0, 200, 0.05, 0.05};
+    run_match(&cfg, &res);
+    printf("  sprt: %ld games, W %ld D %ld L %ld, LLR %.2f\n", res.games, res.wdl[0][1][0], res.wdl[0][1][1],
+           res.wdl[0][1][2], res.llr);
+    assert_int_equal(res.verdict, SPRT_ACCEPT_H1);
+    assert_true(res.games < 100);
+    double lo, hi;
+    sprt_bounds(&cfg.sprt_params, &lo, &hi);
+    assert_true(res.verdict_llr >= hi); /* one more game may have been running when it stopped */
+    assert_true(res.verdict_games <= res.games && res.verdict_games >= res.games - 1);
+    const long *s = res.wdl[0][1];
+    assert_int_equal(s[0] + s[1] + s[2], res.games);
+    assert_true(s[0] > s[2]);
+}
+
+/* A misbehaving engine against Chuhan: every game goes to Chuhan, ended
+ * the way expected, and the match plays on. */
+static void bad_engine_match(const char *script_name, const char *script, Termination want, const char *detail,
+                             int games, int64_t movetime, int64_t timeout)
+{
+    static MatchConfig cfg;
+    static MatchResult res;
+    write_script(script_name, script);
+    match_config_default(&cfg);
+    cfg.nengines = 0;
+    chuhan(&cfg, "Chuhan", 1);
+    engine(&cfg, tmp_path(script_name), "Bad");
+    cfg.engines[1].limits.depth = 1;
+    cfg.engines[1].limits.timeout_ms = timeout;
+    if (movetime) {
+        cfg.engines[1].limits.depth = 0;
+        cfg.engines[1].limits.movetime_ms = movetime;
+        cfg.engines[1].limits.margin_ms = 50;
+    }
+    cfg.games = games;
+    cfg.concurrency = 2;
+    snprintf(cfg.pgn, sizeof cfg.pgn, "%s", tmp_path("bad.pgn"));
+    run_match(&cfg, &res);
+    assert_int_equal(res.games, games);
+    if (res.wdl[0][1][0] != games || res.terminations[want] != games)
+        fail_msg("%s: Chuhan won %ld of %d games, %ld ended by %s", script_name, res.wdl[0][1][0], games,
+                 res.terminations[want], match_termination_name(want));
+    PgnCheck pc;
+    check_pgn(cfg.pgn, &cfg, &pc);
+    assert_int_equal(pc.records, games);
+    for (int i = 0; i < pc.records && i < 16; i++)
+        if (!strstr(pc.details[i], detail))
+            fail_msg("%s: game %d ended '%s', expected '%s'", script_name, i + 1, pc.details[i], detail);
+}
+
+#define HANDSHAKE                                                                                            \
+    "#!/bin/sh\n"                                                                                            \
+    "while IFS= read -r line; do\n"                                                                          \
+    "  case \"$line\" in\n"                                                                                  \
+    "    uci) echo 'id name Bad'; echo uciok;;\n"                                                            \
+    "    isready) echo readyok;;\n"                                                                          \
+    "    quit) exit 0;;\n"
+
+static void test_match_illegal_move(void **state)
+{
+    (void)state;
+    bad_engine_match("illegal.sh", HANDSHAKE "    go*) echo 'info depth 1 score cp 5'; echo 'bestmove a0a0';;\n"
+                                             "  esac\ndone\n",
+                     TERM_ILLEGAL, "illegal move: a0a0", 2, 0, 5000);
+}
+
+static void test_match_crash(void **state)
+{
+    (void)state;
+    /* exits when asked to move: every game is lost, and the engine restarted for the next */
+    bad_engine_match("crash.sh", HANDSHAKE "    go*) exit 3;;\n  esac\ndone\n", TERM_CRASH, "disconnects: exit status 3",
+                     4, 0, 5000);
+}
+
+static void test_match_stall(void **state)
+{
+    (void)state;
+    bad_engine_match("stall.sh", HANDSHAKE "  esac\ndone\n", TERM_STALL, "no move within 300 ms", 2, 0, 300);
+}
+
+static void test_match_chatter(void **state)
+{
+    (void)state;
+    /* talks without end and never moves: a stall all the same */
+    bad_engine_match("chatter.sh", HANDSHAKE "    go*) while :; do echo 'info string still thinking'; done;;\n  esac\ndone\n",
+                     TERM_STALL, "no move within 300 ms", 2, 0, 300);
+}
+
+static void test_match_time_forfeit(void **state)
+{
+    (void)state;
+    bad_engine_match("slow.sh", HANDSHAKE "    go*) sleep 0.4; echo 'bestmove a0a1';;\n  esac\ndone\n", TERM_TIME,
+                     "loses on time", 2, 100, 5000);
+}
+
+static void test_match_flood(void **state)
+{
+    (void)state;
+    /* a 300 kB line, binary junk, then a move that does not exist */
+    bad_engine_match("flood.sh",
+                     HANDSHAKE "    go*) head -c 300000 /dev/zero | tr '\\000' x; echo; printf 'info \\001\\002\\n';"
+                               " echo 'bestmove zz99';;\n  esac\ndone\n",
+                     TERM_ILLEGAL, "illegal move: zz99", 2, 0, 5000);
+}
+
+static void test_match_no_handshake(void **state)
+{
+    (void)state;
+    static MatchConfig cfg;
+    static MatchResult res;
+    write_script("mute.sh", "#!/bin/sh\nexit 0\n");
+    match_config_default(&cfg);
+    cfg.nengines = 0;
+    chuhan(&cfg, "Chuhan", 1);
+    engine(&cfg, tmp_path("mute.sh"), "Mute");
+    cfg.engines[1].limits.depth = 1;
+    cfg.out = NULL;
+    char err[512];
+    assert_false(match_run(&cfg, &res, err, sizeof err));
+    assert_non_null(strstr(err, "Mute"));
+    assert_non_null(strstr(err, "uciok"));
+    /* a command that does not exist */
+    snprintf(cfg.engines[1].cmd, sizeof cfg.engines[1].cmd, "%s", tmp_path("no-such-engine"));
+    assert_false(match_run(&cfg, &res, err, sizeof err));
+}
+
+static void test_match_openings_file(void **state)
+{
+    (void)state;
+    static MatchConfig cfg;
+    static MatchResult res;
+    const char *path = tmp_path("openings.epd");
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("# two openings\n"
+          "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - bm h2e2; id \"start\";\n"
+          "startpos moves h2e2 h9g7\n",
+          f);
+    assert_int_equal(fclose(f), 0);
+    match_config_default(&cfg);
+    cfg.nengines = 0;
+    chuhan(&cfg, "A", 1);
+    chuhan(&cfg, "B", 1);
+    cfg.games = 4;
+    snprintf(cfg.openings, sizeof cfg.openings, "%s", path);
+    snprintf(cfg.pgn, sizeof cfg.pgn, "%s", tmp_path("openings.pgn"));
+    run_match(&cfg, &res);
+    assert_int_equal(res.games, 4);
+    PgnCheck pc;
+    check_pgn(cfg.pgn, &cfg, &pc);
+    assert_int_equal(pc.records, 4);
+    /* games 3 and 4 start with the two opening moves */
+    f = fopen(cfg.pgn, "r");
+    static char text[1 << 20];
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    text[n] = 0;
+    fclose(f);
+    const char *g3 = strstr(text, "[Round \"3\"]");
+    assert_non_null(g3);
+    assert_non_null(strstr(g3, "1. h2e2 h9g7 {opening}"));
+
+    /* a bad openings file stops the match before it starts */
+    f = fopen(path, "w");
+    fputs("startpos moves h2e2 h2e2\n", f);
+    fclose(f);
+    char err[256];
+    cfg.out = NULL;
+    assert_false(match_run(&cfg, &res, err, sizeof err));
+    assert_non_null(strstr(err, "not legal"));
+}
+
+const struct CMUnitTest *match_tests(size_t *count)
+{
+    static const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_match_referee_cases),
+        cmocka_unit_test(test_match_referee_basics),
+        cmocka_unit_test(test_match_stats),
+        cmocka_unit_test(test_match_time_controls),
+        cmocka_unit_test_setup_teardown(test_match_chuhan_vs_chuhan, make_tmpdir, remove_tmpdir),
+        cmocka_unit_test(test_match_round_robin),
+        cmocka_unit_test(test_match_sprt_stops),
+        cmocka_unit_test_setup_teardown(test_match_illegal_move, make_tmpdir, remove_tmpdir),
+        cmocka_unit_test_setup_teardown(test_match_crash, make_tmpdir, remove_tmpdir),
+        cmocka_unit_test_setup_teardown(test_match_stall, make_tmpdir, remove_tmpdir),
+        cmocka_unit_test_setup_teardown(test_match_chatter, make_tmpdir, remove_tmpdir),
+        cmocka_unit_test_setup_teardown(test_match_time_forfeit, make_tmpdir, remove_tmpdir),
+        cmocka_unit_test_setup_teardown(test_match_flood, make_tmpdir, remove_tmpdir),
+        cmocka_unit_test_setup_teardown(test_match_no_handshake, make_tmpdir, remove_tmpdir),
+        cmocka_unit_test_setup_teardown(test_match_openings_file, make_tmpdir, remove_tmpdir),
+    };
+    *count = sizeof tests / sizeof tests[0];
+    return tests;
+}

@@ -1,0 +1,186 @@
+/* The tuner: the evaluation's linear trace reproduces evaluate() exactly,
+ * the parameter file reads back as written (and eval/params.c as built),
+ * and a short tuning run on a sample of the master games lowers the error,
+ * the same way every time and for any thread count. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "engine/pgn.h"
+#include "eval/eval.h"
+#include "eval/tune.h"
+#include "tests.h"
+
+/* The value the trace says, by the evaluation's own integer arithmetic. */
+static int trace_value(const EvalTrace *t, const EvalParams *p)
+{
+    Score total = 0;
+    for (int i = 0; i < EVAL_PARAM_SLOTS; i++)
+        total += t->coef[i] * *eval_param_slot((EvalParams *)p, i);
+    int v = (mg_value(total) * t->phase + eg_value(total) * (PHASE_MAX - t->phase)) / PHASE_MAX;
+    int scale = t->scale[v > 0 ? RED : BLACK];
+    if (scale < 64)
+        v = v * scale / 64;
+    v = v > EVAL_MAX ? EVAL_MAX : v < -EVAL_MAX ? -EVAL_MAX : v;
+    return t->side == RED ? v : -v;
+}
+
+static void test_tune_trace_matches_eval(void **state)
+{
+    (void)state;
+    char err[256];
+    PgnReader *r = pgn_open_file(test_data_path("ccpd-master-games.pgn.zst"), PGN_ENC_AUTO, err, sizeof err);
+    if (!r)
+        fail_msg("%s", err);
+    static Position pos;
+    static Move moves[MAX_GAME_PLY];
+    static EvalTrace tr;
+    /* some weights made up, so that every slot counts with a value of its own */
+    static EvalParams odd;
+    for (int i = 0; i < EVAL_PARAM_SLOTS; i++)
+        *eval_param_slot(&odd, i) = S((i * 37) % 101 - 50, (i * 53) % 89 - 44);
+    const PgnGame *g;
+    int games = 0, positions = 0;
+    while (games < 60 && pgn_next(r, &g, err, sizeof err) > 0) {
+        int n;
+        if (pgn_replay(g, &pos, moves, MAX_GAME_PLY, &n, err, sizeof err) != PGN_OK)
+            continue;
+        games++;
+        const char *fen = pgn_tag(g, "FEN");
+        assert_true(pos_set_fen(&pos, fen && *fen ? fen : START_FEN, err, sizeof err));
+        for (int i = 0; i <= n; i++) {
+            if (i)
+                pos_do_move(&pos, moves[i - 1]);
+            int v = evaluate_trace(&pos, &DefaultEvalParams, &tr);
+            assert_int_equal(v, evaluate(&pos));
+            assert_int_equal(trace_value(&tr, &DefaultEvalParams), v);
+            assert_int_equal(evaluate_trace(&pos, &odd, &tr), evaluate_with(&pos, &odd));
+            assert_int_equal(trace_value(&tr, &odd), evaluate_with(&pos, &odd));
+            positions++;
+        }
+    }
+    pgn_close(r);
+    assert_int_equal(games, 60);
+    assert_true(positions > 3000);
+}
+
+static bool same_params(const EvalParams *a, const EvalParams *b) { return !memcmp(a, b, sizeof *a); }
+
+static void test_tune_params_file(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/chuhan-params-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    assert_non_null(f);
+    assert_true(tune_write_params(f, &DefaultEvalParams, "a test\nof two lines"));
+    assert_int_equal(fclose(f), 0);
+    static EvalParams back;
+    char err[256];
+    if (!tune_read_params(path, &back, err, sizeof err))
+        fail_msg("%s", err);
+    assert_true(same_params(&back, &DefaultEvalParams));
+
+    /* every value counts: change one in the middle of the psqt */
+    static EvalParams other;
+    other = DefaultEvalParams;
+    other.psqt[HORSE][45] = S(-77, 33);
+    f = fopen(path, "w");
+    assert_true(tune_write_params(f, &other, NULL));
+    fclose(f);
+    assert_true(tune_read_params(path, &back, err, sizeof err));
+    assert_true(same_params(&back, &other));
+
+    /* broken files are refused with the line */
+    f = fopen(path, "w");
+    fputs("const EvalParams DefaultEvalParams = {\n    .tempo = S(1, 2),\n    .nonsense = S(1, 2),\n};\n", f);
+    fclose(f);
+    assert_false(tune_read_params(path, &back, err, sizeof err));
+    assert_non_null(strstr(err, ":3:"));
+    f = fopen(path, "w");
+    fputs("const EvalParams DefaultEvalParams = {\n    .tempo = S(1, ),\n};\n", f);
+    fclose(f);
+    assert_false(tune_read_params(path, &back, err, sizeof err));
+    unlink(path);
+
+    /* the source the engine was built from reads as the built-in weights */
+    char src[600];
+    snprintf(src, sizeof src, "%s/../../eval/params.c", test_data_path(""));
+    if (access(src, R_OK) == 0) {
+        if (!tune_read_params(src, &back, err, sizeof err))
+            fail_msg("%s", err);
+        assert_true(same_params(&back, &DefaultEvalParams));
+    }
+}
+
+/* Tune a little on the first games, from material values alone; the
+ * written file and the errors. */
+static void tune_sample(int threads, char *text, size_t textlen, double *e0, double *e1, double *v0, double *v1)
+{
+    TuneOptions opt;
+    tune_options_default(&opt);
+    opt.max_positions = 30000;
+    opt.epochs = 40;
+    opt.lr = 2.0;
+    opt.threads = threads;
+    opt.seed = 3;
+    opt.keep = 0.5;
+    TuneData *d = tune_data_new(&opt);
+    assert_non_null(d);
+    char err[256];
+    if (!tune_data_add_file(d, test_data_path("ccpd-master-games.pgn.zst"), err, sizeof err))
+        fail_msg("%s", err);
+    const TuneDataStats *st = tune_data_stats(d);
+    assert_int_equal(st->train + st->validation, 30000);
+    assert_true(st->validation > 1000 && st->validation < 6000);
+    assert_true(st->skipped_book > 0 && st->skipped_noisy > 0 && st->skipped_sampling > 0);
+    /* from material alone, so that the test does not depend on eval/params.c */
+    static EvalParams p;
+    memset(&p, 0, sizeof p);
+    static const int material[PIECE_TYPE_NB] = {0, 100, 200, 200, 400, 450, 900, 0};
+    for (int pt = PAWN; pt < KING; pt++)
+        p.piece_value[pt] = S(material[pt], material[pt]);
+    double k = tune_fit_k(d, &p);
+    assert_true(k > 1e-4 && k < 0.05);
+    /* K is a minimum */
+    *e0 = tune_error(d, &p, k, false);
+    assert_true(*e0 <= tune_error(d, &p, k * 1.2, false));
+    assert_true(*e0 <= tune_error(d, &p, k / 1.2, false));
+    *v0 = tune_error(d, &p, k, true);
+    *e1 = tune_fit(d, &p, k);
+    *v1 = tune_error(d, &p, k, true);
+    FILE *f = fmemopen(text, textlen, "w");
+    assert_non_null(f);
+    assert_true(tune_write_params(f, &p, "sample"));
+    fclose(f);
+    tune_data_free(d);
+}
+
+static void test_tune_sample(void **state)
+{
+    (void)state;
+    static char a[1 << 16], b[1 << 16];
+    double e0, e1, v0, v1, f0, f1, w0, w1;
+    tune_sample(1, a, sizeof a, &e0, &e1, &v0, &v1);
+    printf("  tune sample: training error %.6f -> %.6f, validation %.6f -> %.6f\n", e0, e1, v0, v1);
+    assert_true(e1 < e0 - 0.002);
+    assert_true(v1 < v0);
+    tune_sample(2, b, sizeof b, &f0, &f1, &w0, &w1);
+    assert_true(e0 == f0 && e1 == f1 && v0 == w0 && v1 == w1);
+    assert_string_equal(a, b);
+    assert_non_null(strstr(a, "const EvalParams DefaultEvalParams = {"));
+    assert_true(strcmp(a, "") != 0);
+}
+
+const struct CMUnitTest *tune_tests(size_t *count)
+{
+    static const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_tune_trace_matches_eval),
+        cmocka_unit_test(test_tune_params_file),
+        cmocka_unit_test(test_tune_sample),
+    };
+    *count = sizeof tests / sizeof tests[0];
+    return tests;
+}
