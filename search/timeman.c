@@ -26,8 +26,10 @@ void tm_init(TimeMan *tm, const SearchLimits *limits, int us, int64_t overhead, 
     tm->use_time = false;
     tm->optimum = tm->maximum = INT64_MAX / 4;
     if (limits->movetime > 0) {
+        /* The overhead comes off a move time, but never more than half of
+         * it: at very short move times that would leave nothing to think. */
         tm->use_time = true;
-        tm->optimum = tm->maximum = max64(1, limits->movetime - overhead);
+        tm->optimum = tm->maximum = max64(1, max64(limits->movetime - overhead, limits->movetime / 2));
         return;
     }
     if (limits->time[us] < 0 || limits->infinite)
