@@ -1,7 +1,7 @@
 # Chuhan - a xiangqi engine.
 #   make                  optimised ./chuhan for this machine
 #   make test             build and run the whole test suite (installs libcmocka-dev/libzstd-dev if missing)
-#   make bench            benchmark figures (perft speed, search bench)
+#   make bench            benchmark figures (perft speed, search bench; make bench-smp: SMP scaling)
 #   make perft-full       every depth of every perft reference position
 #   make test-gui         XBoard under Xvfb plays Chuhan against itself; the game is checked
 #   make install PREFIX=/usr/local
@@ -83,7 +83,7 @@ TEST_OBJS := $(TEST_SRCS:%.c=$(BUILD)/%.o)
 ENGINE := $(BUILD)/chuhan
 TESTS := $(BUILD)/chuhan-tests
 
-.PHONY: all deps test bench perft-full install clean
+.PHONY: all deps test bench bench-smp perft-full install clean
 .DEFAULT_GOAL := all
 
 all: deps $(ENGINE)
@@ -107,8 +107,15 @@ $(TESTS): $(LIB_OBJS) $(TEST_OBJS)
 test: all $(TESTS)
 	CHUHAN_BIN=$(ENGINE) CHUHAN_DATA=tests/data $(TESTS)
 
+# The benchmark figures: move generation speed (perft 5 of the start
+# position, bulk-counted), then the search bench, whose last line is its
+# node count (the regression signature).  `make bench-smp` adds SMP scaling.
 bench: all
-	./chuhan perft 5
+	@./chuhan perft 5 | tail -3 | sed 's/^/perft(5) start position: /'
+	./chuhan bench
+
+bench-smp: all
+	./chuhan smp 2
 
 perft-full: all
 	./chuhan perft --suite tests/data/perft.txt
