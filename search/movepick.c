@@ -24,11 +24,14 @@ enum {
 
 static bool usable(const Position *pos, Move m) { return m != MOVE_NONE && pos_pseudo_legal(pos, m); }
 
-void mp_init(MovePicker *mp, const SearchThread *th, Move tt_move, const Move killers[2], Move counter)
+void mp_init(MovePicker *mp, const SearchThread *th, Move tt_move, const Move killers[2], Move counter,
+             ContHist *const cont[2])
 {
     const Position *pos = &th->pos;
     mp->pos = pos;
     mp->th = th;
+    mp->cont[0] = cont[0];
+    mp->cont[1] = cont[1];
     mp->killers[0] = killers[0];
     mp->killers[1] = killers[1];
     mp->counter = counter;
@@ -45,6 +48,7 @@ void mp_init_qs(MovePicker *mp, const SearchThread *th, Move tt_move)
     mp->pos = pos;
     mp->th = th;
     mp->killers[0] = mp->killers[1] = mp->counter = MOVE_NONE;
+    mp->cont[0] = mp->cont[1] = NULL;
     bool in_check = pos_in_check(pos);
     mp->tt_move = usable(pos, tt_move) && (in_check || pos_is_capture(pos, tt_move)) ? tt_move : MOVE_NONE;
     mp->stage = in_check ? STAGE_EVASION_TT : STAGE_QS_TT;
@@ -64,7 +68,11 @@ static inline int mvv_lva(const MovePicker *mp, Move m)
 
 static inline int quiet_score(const MovePicker *mp, Move m)
 {
-    return mp->th->history[mp->pos->side][move_from(m) * SQUARE_NB + move_to(m)];
+    int from = move_from(m), to = move_to(m), pc = mp->pos->board[from];
+    int score = mp->th->history[mp->pos->side][from * SQUARE_NB + to];
+    if (mp->cont[0])
+        score += (*mp->cont[0])[pc][to] + (*mp->cont[1])[pc][to];
+    return score;
 }
 
 /* Bring the best-scored remaining move to position cur. */

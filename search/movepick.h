@@ -12,6 +12,7 @@ typedef struct {
     const Position *pos;
     const SearchThread *th;
     Move tt_move, killers[2], counter;
+    const ContHist *cont[2]; /* after the previous move and the one before (NULL in quiescence) */
     int stage;
     int cur, end, bad_end;
     int qs_threshold;
@@ -21,7 +22,8 @@ typedef struct {
 } MovePicker;
 
 /* Main search: all moves (evasions when in check). */
-void mp_init(MovePicker *mp, const SearchThread *th, Move tt_move, const Move killers[2], Move counter);
+void mp_init(MovePicker *mp, const SearchThread *th, Move tt_move, const Move killers[2], Move counter,
+             ContHist *const cont[2]);
 /* Quiescence: captures only (evasions when in check). */
 void mp_init_qs(MovePicker *mp, const SearchThread *th, Move tt_move);
 /* Next move, MOVE_NONE at the end; skip_quiets drops the remaining quiet

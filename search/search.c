@@ -44,6 +44,7 @@ void search_clear(SearchThread *th)
     memset(th->history, 0, sizeof th->history);
     memset(th->counter_moves, 0, sizeof th->counter_moves);
     memset(th->capture_history, 0, sizeof th->capture_history);
+    memset(th->cont_history, 0, sizeof th->cont_history);
 }
 
 static inline int value_to_tt(int v, int ply)
@@ -80,6 +81,13 @@ static inline void update_history(int16_t *h, int bonus)
 }
 
 static inline int history_bonus(int depth) { return min_int(16 * depth * depth + 32 * depth, HISTORY_BONUS_MAX); }
+
+/* The continuation histories after the previous move and the one before. */
+static inline void update_cont(ContHist *const cont[2], int pc, int to, int bonus)
+{
+    update_history(&(*cont[0])[pc][to], bonus);
+    update_history(&(*cont[1])[pc][to], bonus);
+}
 
 static void update_pv(Move *pv, Move move, const Move *child)
 {
@@ -261,6 +269,7 @@ static int qsearch(SearchThread *th, Stack *ss, int alpha, int beta, bool pv_nod
         }
         ss->current_move = move;
         ss->moved_piece = pos->board[move_from(move)];
+        ss->cont_hist = &th->cont_history[ss->moved_piece][move_to(move)];
         tt_prefetch(sh->tt, pos_key_after(pos, move));
         pos_do_move(pos, move);
         int value = -qsearch(th, ss + 1, -beta, -alpha, pv_node);
@@ -371,6 +380,7 @@ static int search(SearchThread *th, Stack *ss, int alpha, int beta, int depth, b
             int r = NMP_BASE_R + depth / NMP_DEPTH_DIV + min_int((eval - beta) / NMP_EVAL_DIV, 3);
             ss->current_move = MOVE_NULL;
             ss->moved_piece = NO_PIECE;
+            ss->cont_hist = &th->cont_history[NO_PIECE][0];
             pos_do_null(pos);
             int value = -search(th, ss + 1, -beta, -beta + 1, depth - r, !cut_node, false);
             pos_undo_null(pos);
@@ -402,8 +412,9 @@ static int search(SearchThread *th, Stack *ss, int alpha, int beta, int depth, b
     Move counter = prev_move && prev_move != MOVE_NULL
                      ? th->counter_moves[(ss - 1)->moved_piece][move_to(prev_move)]
                      : MOVE_NONE;
+    ContHist *const cont[2] = {(ss - 1)->cont_hist, (ss - 2)->cont_hist};
     if (!root)
-        mp_init(&mp, th, tt_move, ss->killers, counter);
+        mp_init(&mp, th, tt_move, ss->killers, counter, cont);
     Move quiets[64], captures[32];
     int nquiets = 0, ncaptures = 0;
     int best_value = -VALUE_INFINITE, move_count = 0;
@@ -426,7 +437,9 @@ static int search(SearchThread *th, Stack *ss, int alpha, int beta, int depth, b
         bool gives_check = pos_gives_check(pos, move);
         int moved_piece = pos->board[move_from(move)];
         int new_depth = depth - 1;
-        int hist = capture ? 0 : th->history[pos->side][move_from(move) * SQUARE_NB + move_to(move)];
+        int hist = capture ? 0
+                           : th->history[pos->side][move_from(move) * SQUARE_NB + move_to(move)]
+                                 + (*cont[0])[moved_piece][move_to(move)] + (*cont[1])[moved_piece][move_to(move)];
 
         /* Step 9. Shallow pruning of moves unlikely to matter. */
         if (!root && best_value > -VALUE_RULE_IN_MAX_PLY && null_move_safe(pos)) {
@@ -456,6 +469,7 @@ static int search(SearchThread *th, Stack *ss, int alpha, int beta, int depth, b
 
         ss->current_move = move;
         ss->moved_piece = moved_piece;
+        ss->cont_hist = &th->cont_history[moved_piece][move_to(move)];
         tt_prefetch(sh->tt, pos_key_after(pos, move));
         pos_do_move(pos, move);
 
@@ -546,8 +560,11 @@ static int search(SearchThread *th, Stack *ss, int alpha, int beta, int depth, b
             if (prev_move && prev_move != MOVE_NULL)
                 th->counter_moves[(ss - 1)->moved_piece][move_to(prev_move)] = best_move;
             update_history(&th->history[us][move_from(best_move) * SQUARE_NB + move_to(best_move)], bonus);
-            for (int i = 0; i < nquiets; i++)
+            update_cont(cont, pos->board[move_from(best_move)], move_to(best_move), bonus);
+            for (int i = 0; i < nquiets; i++) {
                 update_history(&th->history[us][move_from(quiets[i]) * SQUARE_NB + move_to(quiets[i])], -bonus);
+                update_cont(cont, pos->board[move_from(quiets[i])], move_to(quiets[i]), -bonus);
+            }
         } else {
             int pc = pos->board[move_from(best_move)];
             update_history(&th->capture_history[pc][move_to(best_move)][piece_type(pos->board[move_to(best_move)])],
@@ -658,6 +675,7 @@ void search_iterate(SearchThread *th)
     for (int i = 0; i < MAX_PLY + 10; i++) {
         th->stack[i].ply = i - 4;
         th->stack[i].static_eval = VALUE_NONE;
+        th->stack[i].cont_hist = &th->cont_history[NO_PIECE][0];
         if (i >= 4 && i - 4 < MAX_PLY + 2)
             th->stack[i].pv = th->pv_table[i - 4];
     }

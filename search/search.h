@@ -62,11 +62,16 @@ typedef struct SearchShared {
     int thread_count;
 } SearchShared;
 
+/* Continuation history: how good a quiet move (piece, to) has been after a
+ * given earlier move, indexed [piece][to] of that earlier move. */
+typedef int16_t ContHist[PIECE_NB][SQUARE_NB];
+
 typedef struct {
     Move *pv;
     int ply;
     Move current_move;
     int moved_piece;
+    ContHist *cont_hist; /* the table for the move made at this ply */
     int static_eval;
     Move killers[2];
     int move_count;
@@ -92,6 +97,7 @@ typedef struct SearchThread {
     History history;
     Move counter_moves[PIECE_NB][SQUARE_NB];
     int16_t capture_history[PIECE_NB][SQUARE_NB][PIECE_TYPE_NB];
+    ContHist cont_history[PIECE_NB][SQUARE_NB]; /* [0][0]: after a null move or at the root */
     Stack stack[MAX_PLY + 10];
     Move pv_table[MAX_PLY + 2][MAX_PLY + 2];
 } SearchThread;
