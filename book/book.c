@@ -2,6 +2,9 @@
 #include "book.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -185,39 +188,43 @@ Book *book_load_memory(const void *data, size_t size, char *err, size_t errlen)
     return b;
 }
 
+#define BOOK_FILE_MAX ((off_t)1 << 30) /* 1 GB: far more than any real book */
+
 Book *book_load_file(const char *path, char *err, size_t errlen)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
+    /* Only a regular file of sane size: a FIFO would block the open, a
+     * device never end. */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
         return load_fail(NULL, err, errlen, "cannot open book %s: %s", path, strerror(errno));
-    size_t len = 0, cap = 1 << 20;
-    unsigned char *data = malloc(cap);
-    while (data) {
-        len += fread(data + len, 1, cap - len, f);
-        if (len < cap)
-            break;
-        if (cap >= ((size_t)1 << 32)) {
-            free(data);
-            fclose(f);
-            return load_fail(NULL, err, errlen, "book %s is too large", path);
-        }
-        unsigned char *more = realloc(data, cap * 2);
-        if (!more)
-            free(data);
-        data = more;
-        cap *= 2;
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        return load_fail(NULL, err, errlen, "book %s is not a regular file", path);
     }
+    if (st.st_size > BOOK_FILE_MAX) {
+        close(fd);
+        return load_fail(NULL, err, errlen, "book %s is too large (%lld bytes)", path, (long long)st.st_size);
+    }
+    size_t size = (size_t)st.st_size, len = 0;
+    unsigned char *data = malloc(size ? size : 1);
     if (!data) {
-        fclose(f);
+        close(fd);
         return load_fail(NULL, err, errlen, "out of memory");
     }
-    if (ferror(f)) {
-        int e = errno;
-        free(data);
-        fclose(f);
-        return load_fail(NULL, err, errlen, "cannot read book %s: %s", path, strerror(e));
+    while (len < size) {
+        ssize_t n = read(fd, data + len, size - len);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            int e = n < 0 ? errno : EIO;
+            free(data);
+            close(fd);
+            return load_fail(NULL, err, errlen, "cannot read book %s: %s", path, strerror(e));
+        }
+        len += (size_t)n;
     }
-    fclose(f);
+    close(fd);
     char why[200];
     Book *b = book_load_memory(data, len, why, sizeof why);
     free(data);

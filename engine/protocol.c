@@ -88,6 +88,11 @@ int protocol_main(FILE *in, FILE *out_file)
     /* The first non-empty line names the protocol: ucci, xboard, or uci;
      * UCI serves anything else, taking that line as its first command. */
     while (read_line(in, line, sizeof line, &too_long)) {
+        if (too_long) {
+            /* refused like any other line: the next one names the protocol */
+            out_line(&out, "info string input line longer than %d bytes ignored", LINE_MAX_BYTES - 1);
+            continue;
+        }
         char *p = line;
         while (isspace((unsigned char)*p))
             p++;

@@ -614,6 +614,10 @@ static void cmd_go(Ucci *u, char **tok, int n)
             return;
         }
     }
+    /* A stopped search may still be reporting its move: let it finish
+     * before this search's state is set, or its bestmove would count as
+     * this one's answer. */
+    engine_wait(u->engine);
     pthread_mutex_lock(&u->lock);
     u->draw_offered = draw;
     u->reported = false;
