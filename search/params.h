@@ -26,6 +26,10 @@
 #define SEE_QUIET_MARGIN 22  /* times depth squared */
 #define SEE_CAPTURE_MARGIN 90 /* times depth */
 
+#define SE_MIN_DEPTH 8       /* singular extensions: shallowest node */
+#define SE_TT_DEPTH_MARGIN 3 /* the TT entry may be this much shallower */
+#define SE_BETA_PER_DEPTH 2  /* singular margin, cp per ply of depth */
+
 #define LMR_BASE 0.80        /* reductions: base + log(depth) * log(moves) / div */
 #define LMR_DIV 2.30
 #define LMR_HISTORY_DIV 8000 /* one ply less per this much history */

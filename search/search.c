@@ -341,6 +341,9 @@ static int search(SearchThread *th, Stack *ss, int alpha, int beta, int depth, b
     bool tt_hit = tt_probe(sh->tt, key, &tte);
     int tt_value = tt_hit ? value_from_tt(tte.value, ply, pos_state(pos)->rule60, sh->sixty_move_plies) : VALUE_NONE;
     Move tt_move = root ? th->root_moves[th->pv_index].move : tt_hit ? tte.move : MOVE_NONE;
+    Move excluded = ss->excluded;
+    if (excluded) /* the table speaks for the node with every move */
+        tt_hit = false, tt_value = VALUE_NONE, tt_move = MOVE_NONE;
     bool tt_pv = pv_node || (tt_hit && tte.pv);
     if (!pv_node && tt_hit && tte.depth >= depth && tt_value != VALUE_NONE
         && (tte.bound & (tt_value >= beta ? TT_BOUND_LOWER : TT_BOUND_UPPER))) {
@@ -361,13 +364,13 @@ static int search(SearchThread *th, Stack *ss, int alpha, int beta, int depth, b
         ss->static_eval = eval = static_eval = damped(raw_eval, pos, sh);
         if (tt_value != VALUE_NONE && (tte.bound & (tt_value > eval ? TT_BOUND_LOWER : TT_BOUND_UPPER)))
             eval = tt_value;
-        if (!tt_hit)
+        if (!tt_hit && !excluded)
             tt_store(sh->tt, key, VALUE_NONE, tt_pv, TT_BOUND_NONE, -TT_DEPTH_OFFSET, MOVE_NONE, raw_eval);
         int prev = (ss - 2)->static_eval;
         improving = prev == VALUE_NONE ? true : static_eval > prev;
     }
 
-    if (!pv_node && !in_check) {
+    if (!pv_node && !in_check && !excluded) {
         /* Step 5. Reverse futility: far above beta at low depth, a quiet
          * position will stay above it. */
         if (depth <= RFP_MAX_DEPTH && eval - RFP_MARGIN * (depth - improving) >= beta && eval < VALUE_RULE_IN_MAX_PLY
@@ -429,7 +432,7 @@ static int search(SearchThread *th, Stack *ss, int alpha, int beta, int depth, b
             move = mp_next(&mp, skip_quiets);
         if (move == MOVE_NONE)
             break;
-        if (!root && !pos_legal(pos, move))
+        if (move == excluded || (!root && !pos_legal(pos, move)))
             continue;
         move_count++;
         ss->move_count = move_count;
@@ -461,10 +464,27 @@ static int search(SearchThread *th, Stack *ss, int alpha, int beta, int depth, b
             }
         }
 
-        /* Step 10. Check extension: a sound check may change everything. */
+        /* Step 10. Extensions.  Singular: when the TT move beats every
+         * other move by a margin in a shallow search without it, it is
+         * the only good move here and deserves a deeper look.  Check: a
+         * sound check may change everything. */
         int extension = 0;
-        if (gives_check && ply < 2 * th->root_depth && (depth <= 4 || pos_see_ge(pos, move, 0)))
+        if (!root && move == tt_move && !excluded && depth >= SE_MIN_DEPTH && tt_value != VALUE_NONE
+            && abs(tt_value) < VALUE_RULE_IN_MAX_PLY && (tte.bound & TT_BOUND_LOWER)
+            && tte.depth >= depth - SE_TT_DEPTH_MARGIN && ply < 2 * th->root_depth) {
+            int singular_beta = tt_value - SE_BETA_PER_DEPTH * depth;
+            ss->excluded = move;
+            int v = search(th, ss, singular_beta - 1, singular_beta, (depth - 1) / 2, cut_node, false);
+            ss->excluded = MOVE_NONE;
+            if (stopped(th))
+                return 0;
+            if (v < singular_beta)
+                extension = 1;
+            else if (singular_beta >= beta)
+                return singular_beta; /* several moves beat beta: cut */
+        } else if (gives_check && ply < 2 * th->root_depth && (depth <= 4 || pos_see_ge(pos, move, 0))) {
             extension = 1;
+        }
         new_depth += extension;
 
         ss->current_move = move;
@@ -546,7 +566,7 @@ static int search(SearchThread *th, Stack *ss, int alpha, int beta, int depth, b
     /* Step 13. No legal move: mated, whether in check or not (stalemate
      * loses in xiangqi). */
     if (move_count == 0)
-        return mated_in(ply);
+        return excluded ? alpha : mated_in(ply);
 
     /* Step 14. Teach the histories what cut. */
     if (best_move && best_value >= beta) {
@@ -578,7 +598,9 @@ static int search(SearchThread *th, Stack *ss, int alpha, int beta, int depth, b
     }
 
     /* Step 15. Remember the result. */
-    if (path_dependent(best_value))
+    if (excluded)
+        ; /* a search without one move says nothing the table may keep */
+    else if (path_dependent(best_value))
         tt_store(sh->tt, key, VALUE_NONE, tt_pv, TT_BOUND_NONE, -TT_DEPTH_OFFSET, best_move, raw_eval);
     else if (!root || th->pv_index == 0)
         tt_store(sh->tt, key, value_to_tt(best_value, ply), tt_pv,

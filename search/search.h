@@ -72,6 +72,7 @@ typedef struct {
     Move current_move;
     int moved_piece;
     ContHist *cont_hist; /* the table for the move made at this ply */
+    Move excluded;       /* singular-extension search: the move left out */
     int static_eval;
     Move killers[2];
     int move_count;
