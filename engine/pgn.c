@@ -329,8 +329,8 @@ static int data_more(PgnReader *r, char *err, size_t errlen)
 static int next_line(PgnReader *r, const char **line, size_t *len, char *err, size_t errlen)
 {
     for (;;) {
-        char *start = r->data.p + r->data_pos;
         size_t avail = r->data.len - r->data_pos;
+        char *start = avail ? r->data.p + r->data_pos : r->data.p; /* no offset on an empty buffer (NULL) */
         char *nl = avail ? memchr(start, '\n', avail) : NULL;
         if (nl || (r->data_eof && avail > 0)) {
             size_t n = nl ? (size_t)(nl - start) : avail;
