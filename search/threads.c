@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pages.h"
+
 typedef struct {
     pthread_t tid;
     ThreadPool *pool;
@@ -136,7 +138,7 @@ static void stop_workers(ThreadPool *pool)
     for (int i = 0; i < pool->count; i++)
         pthread_join(pool->workers[i].tid, NULL);
     for (int i = 0; i < pool->count; i++)
-        free(pool->threads[i]);
+        pages_free(pool->threads[i], sizeof(SearchThread));
     free(pool->workers);
     free(pool->threads);
     pool->workers = NULL;
@@ -160,7 +162,7 @@ static bool start_workers(ThreadPool *pool, int n, char *err, size_t errlen)
     pthread_attr_init(&attr);
     pthread_attr_setstacksize(&attr, 8u << 20); /* deep recursion: 8 MB a thread */
     for (int i = 0; i < n; i++) {
-        SearchThread *th = calloc(1, sizeof(SearchThread));
+        SearchThread *th = pages_alloc(sizeof(SearchThread), false);
         if (th) {
             th->id = i;
             pool->threads[i] = th;
@@ -168,7 +170,7 @@ static bool start_workers(ThreadPool *pool, int n, char *err, size_t errlen)
             pool->workers[i].pool = pool;
         }
         if (!th || pthread_create(&pool->workers[i].tid, &attr, worker_loop, &pool->workers[i]) != 0) {
-            free(th);
+            pages_free(th, sizeof(SearchThread));
             pool->threads[i] = NULL;
             pool->count = i;
             pthread_attr_destroy(&attr);

@@ -4,10 +4,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
-#define HUGE_PAGE (2u << 20)
+#include "pages.h"
 
 static inline uint64_t pack(Move move, int value, int eval, int depth, int bound, bool pv, uint8_t gen)
 {
@@ -64,7 +63,7 @@ void tt_clear(TT *tt, int threads)
 
 void tt_free(TT *tt)
 {
-    free(tt->table);
+    pages_free(tt->table, tt->bytes);
     tt->table = NULL;
     tt->clusters = 0;
     tt->bytes = 0;
@@ -91,17 +90,12 @@ bool tt_resize(TT *tt, size_t size_mb, int threads, char *err, size_t errlen)
     }
     if (tt->table && bytes == tt->bytes)
         return true;
-    void *mem = NULL;
-    size_t align = bytes >= HUGE_PAGE ? HUGE_PAGE : 64;
-    if (posix_memalign(&mem, align, bytes) != 0 || !mem) {
+    void *mem = pages_alloc(bytes, true);
+    if (!mem) {
         snprintf(err, errlen, "cannot allocate %zu MB for the hash table", size_mb);
         return false;
     }
-#ifdef MADV_HUGEPAGE
-    if (align == HUGE_PAGE)
-        madvise(mem, bytes, MADV_HUGEPAGE); /* a hint: huge pages where the OS gives them */
-#endif
-    free(tt->table);
+    pages_free(tt->table, tt->bytes);
     tt->table = mem;
     tt->bytes = bytes;
     tt->clusters = bytes / sizeof(TTCluster);
