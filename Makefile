@@ -150,3 +150,41 @@ test-gui: all
 # ------------------------------------------------------------------------------
 
 -include $(LIB_OBJS:.o=.d) $(MAIN_OBJ:.o=.d) $(TEST_OBJS:.o=.d)
+
+# ---- Hardening: fuzz targets (tests/fuzz, issue 8) ---------------------------
+# `make fuzz`: one libFuzzer binary per target, build/fuzz-.../fuzz-<target>,
+# built by clang with AddressSanitizer and UndefinedBehaviorSanitizer (clang
+# and libFuzzer are installed with apt-get when missing: tests/fuzz/deps.sh).
+# `make fuzz-smoke`: every target replays its seeds and regression inputs,
+# then fuzzes for FUZZ_SECONDS (about a minute in all; CI).  Long runs by
+# hand: tests/fuzz/run.sh long TARGET [RUNS] (README, Hardening).  The
+# targets' code (tests/fuzz/targets.c) is also linked into the test suite,
+# which replays the same inputs without libFuzzer.
+FUZZ_CC ?= clang
+FUZZ_TARGETS := fen uci ucci cecp pgn book
+FUZZ_SECONDS ?= 8
+FUZZ_BUILD := build/fuzz-$(notdir $(firstword $(FUZZ_CC)))-$(ARCH)$(if $(filter 1,$(USE_PEXT)),-pext)$(if $(BUILD_TAG),-$(BUILD_TAG))
+FUZZ_CFLAGS := $(CFLAGS_BASE) $(ARCH_FLAGS) -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
+               -fno-sanitize-recover=undefined -I. $(EXTRA_CFLAGS)
+FUZZ_OBJS := $(LIB_SRCS:%.c=$(FUZZ_BUILD)/%.o) $(FUZZ_BUILD)/tests/fuzz/targets.o $(FUZZ_BUILD)/tests/fuzz/wrap.o
+FUZZ_BINS := $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/fuzz-%)
+.PHONY: fuzz fuzz-deps fuzz-smoke
+.SECONDARY: $(FUZZ_OBJS)
+fuzz: $(FUZZ_BINS)
+$(FUZZ_OBJS) $(FUZZ_BINS): | fuzz-deps
+fuzz-deps:
+	@sh tests/fuzz/deps.sh $(FUZZ_CC)
+	@CC=$(FUZZ_CC) sh tests/deps.sh
+fuzz-smoke: fuzz
+	sh tests/fuzz/run.sh smoke $(FUZZ_BUILD) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+$(FUZZ_BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
+$(FUZZ_BUILD)/book/default_book.o: book/default.book
+$(FUZZ_BUILD)/fuzz-%: tests/fuzz/libfuzzer.c $(FUZZ_OBJS)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -DFUZZ_TARGET=fuzz_$* $^ -o $@ \
+	    -Wl,--wrap=tt_resize,--wrap=tt_free,--wrap=pool_resize,--wrap=book_load_default,--wrap=book_free -pthread $(LIBS)
+# The test suite replays the seeds and regression inputs (tests/test_limits.c).
+$(TESTS): $(BUILD)/tests/fuzz/targets.o
+-include $(FUZZ_OBJS:.o=.d) $(BUILD)/tests/fuzz/targets.d
+# ------------------------------------------------------------------------------

@@ -13,5 +13,6 @@ int cli_book(int argc, char **argv);   /* book/book_cli.c */
 int cli_pgn(int argc, char **argv);    /* engine/pgn_cli.c */
 int cli_match(int argc, char **argv);  /* bench/match.c */
 int cli_tune(int argc, char **argv);   /* eval/tune.c */
+int cli_soak(int argc, char **argv);   /* bench/soak.c */
 
 #endif

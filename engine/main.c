@@ -21,7 +21,9 @@ static int usage(void)
             "       chuhan magics [SEED]        print a freshly generated magic table\n"
             "       chuhan match --engine cmd=CMD [name=N] [proto=uci|ucci] [option.X=V] --engine ... --each tc=..|movetime=..|depth=..|nodes=.. --games N [...]\n"
             "                                   play engines against each other under the xiangqi rules (--help for all options)\n"
-            "       chuhan tune [options] FILE...   fit the evaluation weights to game results (--help for the options)\n");
+            "       chuhan tune [options] FILE...   fit the evaluation weights to game results (--help for the options)\n"
+            "       chuhan soak [--games N] [--tc BASE+INC] [...]   self-play with pondering and GUI traffic; counts crashes,\n"
+            "                                   hangs, illegal moves and time losses (--help for the options)\n");
     return 2;
 }
 
@@ -82,6 +84,7 @@ static const struct {
 } COMMANDS[] = {
     {"perft", cli_perft}, {"magics", cli_magics}, {"bench", cli_bench}, {"smp", cli_smp}, {"judge", cli_judge},
     {"book", cli_book},   {"pgn", cli_pgn},       {"match", cli_match}, {"tune", cli_tune},
+    {"soak", cli_soak},
 };
 
 int main(int argc, char **argv)

@@ -36,7 +36,8 @@ int main(int argc, char **argv)
     static const TestList lists[] = {bitboard_tests, position_tests, movegen_tests,
                                      rules_tests,    notation_tests, book_tests,
                                      search_tests,   uci_tests,      ucci_tests,
-                                     cecp_tests,     match_tests,    tune_tests};
+                                     cecp_tests,     match_tests,    tune_tests,
+                                     limits_tests};
     static struct CMUnitTest all[512];
     size_t n = 0;
     for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++) {

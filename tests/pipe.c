@@ -82,7 +82,32 @@ void ep_send(EngineProc *ep, const char *fmt, ...)
     ep_send_raw(ep, buf, (size_t)n);
 }
 
-const char *ep_read_line(EngineProc *ep, int timeout_ms)
+int ep_slow(void)
+{
+    static int scale;
+    if (!scale) {
+        const char *env = getenv("CHUHAN_TEST_SLOW");
+        scale = env && atoi(env) > 0 ? atoi(env) : 1;
+#if defined(__SANITIZE_THREAD__)
+        if (!env)
+            scale = 10;
+#elif defined(__SANITIZE_ADDRESS__)
+        if (!env)
+            scale = 4;
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+        if (!env)
+            scale = 10;
+#elif __has_feature(address_sanitizer)
+        if (!env)
+            scale = 4;
+#endif
+#endif
+    }
+    return scale;
+}
+
+static const char *read_line(EngineProc *ep, long timeout_ms)
 {
     long deadline = ep_now_ms() + timeout_ms;
     for (;;) {
@@ -112,12 +137,14 @@ const char *ep_read_line(EngineProc *ep, int timeout_ms)
     }
 }
 
+const char *ep_read_line(EngineProc *ep, int timeout_ms) { return read_line(ep, (long)timeout_ms * ep_slow()); }
+
 const char *ep_expect(EngineProc *ep, const char *prefix, int timeout_ms, char *log, size_t loglen)
 {
-    long deadline = ep_now_ms() + timeout_ms;
+    long deadline = ep_now_ms() + (long)timeout_ms * ep_slow();
     for (;;) {
         long left = deadline - ep_now_ms();
-        const char *l = ep_read_line(ep, left > 0 ? (int)left : 0);
+        const char *l = read_line(ep, left > 0 ? left : 0);
         if (!l)
             return NULL;
         if (log) {
@@ -132,7 +159,7 @@ const char *ep_expect(EngineProc *ep, const char *prefix, int timeout_ms, char *
 int ep_finish(EngineProc *ep, int timeout_ms)
 {
     close(ep->to_fd);
-    long deadline = ep_now_ms() + timeout_ms;
+    long deadline = ep_now_ms() + (long)timeout_ms * ep_slow();
     int status = 0;
     for (;;) {
         pid_t r = waitpid(ep->pid, &status, WNOHANG);

@@ -23,6 +23,12 @@ bool ep_start_engine(EngineProc *ep);
 void ep_send(EngineProc *ep, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Send raw bytes. */
 void ep_send_raw(EngineProc *ep, const void *data, size_t len);
+/* How many times slower than a release build the engine under test runs:
+ * 1, or 4 under AddressSanitizer and 10 under ThreadSanitizer (the test
+ * binary is built like the engine), or CHUHAN_TEST_SLOW.  Every timeout
+ * below is multiplied by it, and so are the tests' bounds on how long the
+ * engine may take; the release build keeps the exact bounds. */
+int ep_slow(void);
 /* Next line within timeout_ms, or NULL (timeout or end of output). */
 const char *ep_read_line(EngineProc *ep, int timeout_ms);
 /* Read lines until one starts with prefix; NULL on timeout.  Every line

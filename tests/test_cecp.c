@@ -197,7 +197,7 @@ static void test_cecp_game(void **state)
     long t0 = ep_now_ms();
     ep_send(&ep, "?");
     engine_move(5000, NULL);
-    assert_true(ep_now_ms() - t0 < 3000);
+    assert_true(ep_now_ms() - t0 < 3000L * ep_slow());
     /* a result ends the game: no more moves */
     ep_send(&ep, "result 1/2-1/2 {Draw agreed}");
     user_move();
@@ -215,7 +215,7 @@ static void test_cecp_time_controls(void **state)
     ep_send(&ep, "go");
     engine_move(5000, NULL);
     long dt = ep_now_ms() - t0;
-    if (dt < 500 || dt > 1500)
+    if (dt < 500 || dt > 1500L * ep_slow())
         fail_msg("st 1: moved after %ld ms", dt);
     /* a depth limit */
     ep_send(&ep, "force");
@@ -236,7 +236,7 @@ static void test_cecp_time_controls(void **state)
     t0 = ep_now_ms();
     engine_move(2000, NULL);
     dt = ep_now_ms() - t0;
-    if (dt >= 300)
+    if (dt >= 300L * ep_slow())
         fail_msg("0.3 s on the clock: moved after %ld ms", dt);
     /* an increment clock in seconds with a fraction */
     ep_send(&ep, "level 0 0:03 0.5");
@@ -245,7 +245,7 @@ static void test_cecp_time_controls(void **state)
     user_move();
     t0 = ep_now_ms();
     engine_move(3000, NULL);
-    assert_true(ep_now_ms() - t0 < 2000);
+    assert_true(ep_now_ms() - t0 < 2000L * ep_slow());
 }
 
 static void test_cecp_setboard_undo_remove(void **state)
@@ -347,7 +347,7 @@ static void test_cecp_analyze(void **state)
     const char *l;
     bool seen = false;
     long t0 = ep_now_ms();
-    while (!seen && ep_now_ms() - t0 < 3000 && (l = ep_read_line(&ep, 1000)))
+    while (!seen && ep_now_ms() - t0 < 3000L * ep_slow() && (l = ep_read_line(&ep, 1000)))
         seen = sscanf(l, "%d %d %d %lld", &ply, &score, &cs, &nodes) == 4 && ply >= 1;
     assert_true(seen);
     ep_send(&ep, ".");

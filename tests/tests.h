@@ -19,6 +19,7 @@ const struct CMUnitTest *search_tests(size_t *count);
 const struct CMUnitTest *uci_tests(size_t *count);
 const struct CMUnitTest *ucci_tests(size_t *count);
 const struct CMUnitTest *cecp_tests(size_t *count);
+const struct CMUnitTest *limits_tests(size_t *count);
 const struct CMUnitTest *match_tests(size_t *count);
 const struct CMUnitTest *tune_tests(size_t *count);
 

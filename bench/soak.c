@@ -1,0 +1,781 @@
+/* chuhan soak: two engine processes play each other over UCI,
+ * the way a GUI drives them, for many games in a row; the processes live
+ * for the whole run (restarted only after a failure), as they do in a GUI
+ * left running for days.  Each side has a clock (base + increment); after
+ * its move an engine ponders on the reply it expects (go ponder), and gets
+ * ponderhit when that reply comes or stop when another one does.  Between
+ * moves, and sometimes while an engine thinks, random traffic: isready,
+ * stop, ucinewgame, setoption (Hash, Threads, Clear Hash, Move Overhead,
+ * UCI_ShowWDL, MultiPV), to an idle or a pondering engine.
+ *
+ * Failures counted: a crash (the process exits or closes its output), a
+ * hang (no bestmove within the clock plus the margin plus --hang ms, or no
+ * readyok within --hang ms, or no exit after quit), an illegal move or
+ * ponder move, a protocol error (a bestmove nobody asked for, e.g. from a
+ * pondering engine before ponderhit or stop), and a time loss (a move that
+ * overran the clock by more than --margin ms).  After a crash or a hang both
+ * engines are restarted and the run goes on.  Games end by the rules
+ * (engine/rules.h, cxa, third occurrence; the 60-move rule) or are drawn at
+ * --max-plies. */
+#define _GNU_SOURCE
+#include "engine/cli.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "engine/movegen.h"
+#include "engine/position.h"
+#include "engine/rules.h"
+
+#define BUF_BYTES (1 << 16)
+#define WRITE_MS 5000
+#define HISTORY 8 /* last lines sent, for failure reports */
+
+typedef struct {
+    char name[2];
+    pid_t pid;
+    int to_fd, from_fd;
+    bool dead;
+    char buf[BUF_BYTES];
+    size_t len;
+    char line[BUF_BYTES + 1];
+    bool pondering;
+    char ponder_move[16];
+    int64_t ready_sent[16]; /* isready sent and not answered, oldest first */
+    int ready_owed;
+    char sent[HISTORY][96];
+    char last_info[160]; /* the last "info depth" line read */
+    int nsent;
+    long rss_first, rss_last;
+} Eng;
+
+enum { T_ISREADY, T_STOP, T_NEWGAME, T_SETOPTION, T_THINK_ISREADY, T_THINK_STOP, T_NB };
+static const char *const TRAFFIC_NAMES[T_NB] = {"isready",          "stop",         "ucinewgame",
+                                                "setoption",        "isready while thinking",
+                                                "stop while thinking"};
+
+typedef struct {
+    /* settings */
+    char cmd[1024];
+    char self[4096];
+    long games;
+    int64_t base_ms, inc_ms;
+    int threads, hash, overhead, max_plies, random_plies;
+    bool ponder, verbose;
+    double traffic;
+    int64_t margin_ms, hang_ms;
+    uint64_t rng;
+    /* results */
+    long played, wins[2], draws, adjudicated, aborted;
+    long crashes, hangs, illegal, bad_ponder, protocol, time_losses;
+    long moves, late_moves, ponderhits, pondermisses, traffic_sent[T_NB];
+    int64_t max_overrun, max_ready_ms;
+    bool have_overrun;
+} Soak;
+
+static int64_t now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static uint64_t rnd(Soak *s)
+{
+    s->rng ^= s->rng >> 12;
+    s->rng ^= s->rng << 25;
+    s->rng ^= s->rng >> 27;
+    return s->rng * 0x2545F4914F6CDD1DULL;
+}
+static int rnd_below(Soak *s, int n) { return (int)(rnd(s) % (uint64_t)n); }
+static bool chance(Soak *s, double p) { return (double)(rnd(s) >> 11) / 9007199254740992.0 < p; }
+
+/* ---- engine processes ---- */
+
+static long rss_kb(pid_t pid)
+{
+    char path[64], line[256];
+    snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
+    FILE *f = fopen(path, "r");
+    long kb = -1;
+    if (!f)
+        return -1;
+    while (fgets(line, sizeof line, f))
+        if (!strncmp(line, "VmRSS:", 6))
+            kb = atol(line + 6);
+    fclose(f);
+    return kb;
+}
+
+static bool eng_spawn(Soak *s, Eng *e)
+{
+    int in[2], out[2];
+    if (pipe2(in, O_CLOEXEC))
+        return false;
+    if (pipe2(out, O_CLOEXEC)) {
+        close(in[0]);
+        close(in[1]);
+        return false;
+    }
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(in[0]), close(in[1]), close(out[0]), close(out[1]);
+        return false;
+    }
+    if (pid == 0) {
+        dup2(in[0], 0);
+        dup2(out[1], 1);
+        if (s->cmd[0])
+            execl("/bin/sh", "sh", "-c", s->cmd, (char *)NULL);
+        else
+            execl(s->self, s->self, (char *)NULL);
+        _exit(127);
+    }
+    close(in[0]);
+    close(out[1]);
+    fcntl(in[1], F_SETFL, O_NONBLOCK);
+    e->pid = pid;
+    e->to_fd = in[1];
+    e->from_fd = out[0];
+    e->dead = false;
+    e->len = 0;
+    e->pondering = false;
+    e->ready_owed = 0;
+    e->nsent = 0;
+    e->rss_first = e->rss_last = -1;
+    return true;
+}
+
+/* Kill and reap; returns the wait status. */
+static int eng_kill(Eng *e)
+{
+    int st = 0;
+    if (e->pid > 0) {
+        kill(e->pid, SIGKILL);
+        while (waitpid(e->pid, &st, 0) < 0 && errno == EINTR)
+            ;
+    }
+    if (e->to_fd >= 0)
+        close(e->to_fd);
+    if (e->from_fd >= 0)
+        close(e->from_fd);
+    e->pid = 0;
+    e->to_fd = e->from_fd = -1;
+    e->dead = true;
+    return st;
+}
+
+static void eng_send(Eng *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void eng_send(Eng *e, const char *fmt, ...)
+{
+    static char text[1 << 15];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(text, sizeof text - 1, fmt, ap);
+    va_end(ap);
+    if (n < 0 || e->dead)
+        return;
+    if (n > (int)sizeof text - 2)
+        n = (int)sizeof text - 2;
+    snprintf(e->sent[e->nsent++ % HISTORY], sizeof e->sent[0], "%.*s", n, text);
+    text[n++] = '\n';
+    int64_t deadline = now_ms() + WRITE_MS;
+    for (const char *p = text; n > 0;) {
+        ssize_t w = write(e->to_fd, p, (size_t)n);
+        if (w > 0) {
+            p += w;
+            n -= (int)w;
+            continue;
+        }
+        if (w < 0 && errno == EINTR)
+            continue;
+        int64_t left = deadline - now_ms();
+        struct pollfd pfd = {e->to_fd, POLLOUT, 0};
+        if (w < 0 && errno == EAGAIN && left > 0 && poll(&pfd, 1, (int)left) > 0 && !(pfd.revents & (POLLERR | POLLHUP)))
+            continue;
+        e->dead = true; /* gone, or no longer reading */
+        return;
+    }
+}
+
+/* The next line before the deadline: 1 (in e->line), 0 on timeout (or an
+ * isready unanswered for the hang time), -1 when the output has ended.
+ * readyok lines are counted off here. */
+static int eng_line(Soak *s, Eng *e, int64_t deadline)
+{
+    for (;;) {
+        char *nl = memchr(e->buf, '\n', e->len);
+        if (nl || e->len == sizeof e->buf) {
+            size_t n = nl ? (size_t)(nl - e->buf) : e->len;
+            memcpy(e->line, e->buf, n);
+            e->line[n] = 0;
+            if (n && e->line[n - 1] == '\r')
+                e->line[n - 1] = 0;
+            size_t used = nl ? n + 1 : n;
+            memmove(e->buf, e->buf + used, e->len - used);
+            e->len -= used;
+            if (!strncmp(e->line, "info depth", 10))
+                snprintf(e->last_info, sizeof e->last_info, "%.159s", e->line);
+            if (!strcmp(e->line, "readyok") && e->ready_owed > 0) {
+                int64_t took = now_ms() - e->ready_sent[0];
+                if (took > s->max_ready_ms)
+                    s->max_ready_ms = took;
+                memmove(e->ready_sent, e->ready_sent + 1, sizeof e->ready_sent[0] * (size_t)--e->ready_owed);
+            }
+            return 1;
+        }
+        if (e->from_fd < 0)
+            return -1;
+        int64_t left = deadline - now_ms();
+        if (e->ready_owed && e->ready_sent[0] + s->hang_ms - now_ms() < left)
+            left = e->ready_sent[0] + s->hang_ms - now_ms();
+        if (left <= 0)
+            return 0;
+        struct pollfd pfd = {e->from_fd, POLLIN, 0};
+        int r = poll(&pfd, 1, (int)(left > 1000000 ? 1000000 : left));
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r == 0)
+            continue; /* re-check the deadlines */
+        ssize_t got = read(e->from_fd, e->buf + e->len, sizeof e->buf - e->len);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got <= 0) {
+            e->dead = true;
+            return -1;
+        }
+        e->len += (size_t)got;
+    }
+}
+
+/* How an exchange with an engine went. */
+typedef enum { XR_OK, XR_CRASH, XR_HANG, XR_PROTOCOL } Xresult;
+
+static void eng_isready_send(Eng *e)
+{
+    eng_send(e, "isready");
+    if (e->ready_owed < (int)(sizeof e->ready_sent / sizeof e->ready_sent[0]))
+        e->ready_sent[e->ready_owed++] = now_ms();
+}
+
+/* Lines until every isready is answered.  A bestmove from an engine that
+ * was neither asked to stop nor searching on its own is a protocol error. */
+static Xresult eng_sync(Soak *s, Eng *e)
+{
+    eng_isready_send(e);
+    while (e->ready_owed > 0) {
+        int r = eng_line(s, e, now_ms() + s->hang_ms);
+        if (r < 0)
+            return XR_CRASH;
+        if (r == 0)
+            return XR_HANG;
+        if (!strncmp(e->line, "bestmove", 8))
+            return XR_PROTOCOL;
+    }
+    return e->dead ? XR_CRASH : XR_OK;
+}
+
+/* Lines until one starting with prefix (any readyok counted off); XR_HANG
+ * at the deadline. */
+static Xresult eng_expect(Soak *s, Eng *e, const char *prefix, int64_t deadline)
+{
+    for (;;) {
+        int r = eng_line(s, e, deadline);
+        if (r < 0)
+            return XR_CRASH;
+        if (r == 0)
+            return XR_HANG;
+        if (!strncmp(e->line, prefix, strlen(prefix)))
+            return XR_OK;
+    }
+}
+
+/* A pondering engine told to stop: its bestmove is read and dropped. */
+static Xresult eng_stop_ponder(Soak *s, Eng *e)
+{
+    if (!e->pondering)
+        return XR_OK;
+    eng_send(e, "stop");
+    e->pondering = false;
+    return eng_expect(s, e, "bestmove", now_ms() + s->hang_ms);
+}
+
+static Xresult eng_start(Soak *s, Eng *e)
+{
+    if (!eng_spawn(s, e))
+        return XR_CRASH;
+    eng_send(e, "uci");
+    Xresult x = eng_expect(s, e, "uciok", now_ms() + s->hang_ms + 10000);
+    if (x != XR_OK)
+        return x;
+    eng_send(e, "setoption name Threads value %d", s->threads);
+    eng_send(e, "setoption name Hash value %d", s->hash);
+    eng_send(e, "setoption name Ponder value %s", s->ponder ? "true" : "false");
+    eng_send(e, "setoption name Move Overhead value %d", s->overhead);
+    eng_send(e, "setoption name BookVariety value true");
+    x = eng_sync(s, e);
+    e->rss_first = rss_kb(e->pid);
+    return x;
+}
+
+/* quit: the process must exit with status 0 within the hang time. */
+static Xresult eng_quit(Soak *s, Eng *e)
+{
+    if (e->pid <= 0)
+        return XR_OK;
+    e->rss_last = rss_kb(e->pid);
+    eng_send(e, "quit");
+    int64_t deadline = now_ms() + s->hang_ms;
+    int st = 0;
+    for (;;) {
+        pid_t r = waitpid(e->pid, &st, WNOHANG);
+        if (r == e->pid)
+            break;
+        if (now_ms() > deadline) {
+            eng_kill(e);
+            return XR_HANG;
+        }
+        /* keep its output flowing */
+        char sink[4096];
+        struct pollfd pfd = {e->from_fd, POLLIN, 0};
+        if (poll(&pfd, 1, 10) > 0 && read(e->from_fd, sink, sizeof sink) <= 0)
+            usleep(1000);
+    }
+    e->pid = 0;
+    close(e->to_fd);
+    close(e->from_fd);
+    e->to_fd = e->from_fd = -1;
+    return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? XR_OK : XR_CRASH;
+}
+
+/* ---- reporting ---- */
+
+static void report_failure(Soak *s, long game, const char *what, Eng *e, const char *detail)
+{
+    (void)s;
+    fprintf(stderr, "soak: game %ld: %s of engine %s: %s\n", game, what, e->name, detail);
+    fprintf(stderr, "soak:   its last commands:");
+    int first = e->nsent > HISTORY ? e->nsent - HISTORY : 0;
+    for (int i = first; i < e->nsent; i++)
+        fprintf(stderr, "%s %.80s", i > first ? " |" : "", e->sent[i % HISTORY]);
+    fprintf(stderr, "\n");
+}
+
+static void count_failure(Soak *s, long game, Xresult x, Eng *e)
+{
+    char detail[160];
+    if (x == XR_CRASH) {
+        int st = e->pid > 0 ? eng_kill(e) : 0;
+        if (WIFSIGNALED(st))
+            snprintf(detail, sizeof detail, "killed by signal %d", WTERMSIG(st));
+        else
+            snprintf(detail, sizeof detail, "exited with status %d", WEXITSTATUS(st));
+        s->crashes++;
+        report_failure(s, game, "crash", e, detail);
+    } else if (x == XR_HANG) {
+        s->hangs++;
+        report_failure(s, game, "hang", e, "no answer in time");
+    } else if (x == XR_PROTOCOL) {
+        s->protocol++;
+        report_failure(s, game, "protocol error", e, e->line);
+    }
+}
+
+/* ---- traffic ---- */
+
+/* A random GUI command to engine e between moves (it may be pondering). */
+static Xresult traffic(Soak *s, Eng *e)
+{
+    int kind = rnd_below(s, 8);
+    Xresult x = XR_OK;
+    switch (kind) {
+    case 0:
+    case 1:
+        s->traffic_sent[T_ISREADY]++;
+        return eng_sync(s, e);
+    case 2:
+        s->traffic_sent[T_STOP]++;
+        if (e->pondering)
+            return eng_stop_ponder(s, e);
+        eng_send(e, "stop"); /* idle: nothing may come of it */
+        return eng_sync(s, e);
+    case 3:
+        s->traffic_sent[T_NEWGAME]++;
+        if ((x = eng_stop_ponder(s, e)) != XR_OK)
+            return x;
+        eng_send(e, "ucinewgame");
+        return eng_sync(s, e);
+    default: {
+        s->traffic_sent[T_SETOPTION]++;
+        /* half the time while it ponders: Hash, Threads and Clear Hash are
+         * then refused with an info string, and the search goes on */
+        if (chance(s, 0.5) && (x = eng_stop_ponder(s, e)) != XR_OK)
+            return x;
+        static const int hashes[] = {4, 8, 16, 32};
+        switch (rnd_below(s, 6)) {
+        case 0:
+            eng_send(e, "setoption name Hash value %d", hashes[rnd_below(s, 4)]);
+            break;
+        case 1:
+            eng_send(e, "setoption name Threads value %d", chance(s, 0.75) ? s->threads : 1);
+            break;
+        case 2:
+            eng_send(e, "setoption name Clear Hash");
+            break;
+        case 3:
+            eng_send(e, "setoption name Move Overhead value %d", s->overhead + rnd_below(s, 3) * 5);
+            break;
+        case 4:
+            eng_send(e, "setoption name UCI_ShowWDL value %s", chance(s, 0.5) ? "true" : "false");
+            break;
+        default:
+            eng_send(e, "setoption name MultiPV value 1");
+            break;
+        }
+        return eng_sync(s, e);
+    }
+    }
+}
+
+/* ---- games ---- */
+
+typedef enum { G_DONE, G_ABORTED } GameEnd;
+
+static void moves_text(const char *moves, char *out, size_t len)
+{
+    snprintf(out, len, "position startpos%s%s", *moves ? " moves" : "", moves);
+}
+
+/* One game; eng[0] has Red when red0.  Failures are counted here. */
+static GameEnd play_game(Soak *s, Eng eng[2], bool red0, long game)
+{
+    static Position pos;
+    static char moves[MAX_GAME_PLY * 5 + 64], cmd[MAX_GAME_PLY * 5 + 128];
+    Eng *side_eng[2] = {red0 ? &eng[0] : &eng[1], red0 ? &eng[1] : &eng[0]};
+    Xresult x;
+    Eng *culprit = NULL;
+    for (int i = 0; i < 2; i++) {
+        culprit = &eng[i];
+        if ((x = eng_stop_ponder(s, &eng[i])) != XR_OK)
+            goto failed;
+        eng_send(&eng[i], "ucinewgame");
+        if ((x = eng_sync(s, &eng[i])) != XR_OK)
+            goto failed;
+    }
+    pos_set_fen(&pos, START_FEN, NULL, 0);
+    moves[0] = 0;
+    size_t mlen = 0;
+    for (int i = 0; i < s->random_plies; i++) {
+        Move legal[MAX_MOVES];
+        int n = gen_legal(&pos, legal);
+        char t[8];
+        move_str(legal[rnd_below(s, n)], t, false);
+        mlen += (size_t)snprintf(moves + mlen, sizeof moves - mlen, " %s", t);
+        pos_do_move(&pos, parse_move(&pos, t, false));
+    }
+    int64_t clock[2] = {s->base_ms, s->base_ms};
+    char last[16] = "";
+    const char *how = NULL;
+    int winner = -1; /* colour, or -1 for a draw */
+    char reason[256];
+    for (;;) {
+        Verdict v = rules_judge_at(&pos, RULE_CXA, 120, 3, reason, sizeof reason);
+        if (v != VERDICT_NONE) {
+            winner = v == VERDICT_DRAW ? -1 : v == VERDICT_WIN ? pos.side : !pos.side;
+            how = reason;
+            break;
+        }
+        if (pos.top >= s->max_plies) {
+            s->adjudicated++;
+            how = "the ply limit";
+            break;
+        }
+        int us = pos.side;
+        Eng *e = side_eng[us];
+        culprit = e;
+        /* traffic between moves, to either engine */
+        if (chance(s, s->traffic)) {
+            culprit = &eng[rnd_below(s, 2)];
+            if ((x = traffic(s, culprit)) != XR_OK)
+                goto failed;
+            culprit = e;
+        }
+        bool hit = e->pondering && !strcmp(e->ponder_move, last);
+        if (hit) {
+            eng_send(e, "ponderhit");
+            e->pondering = false;
+            s->ponderhits++;
+        } else {
+            if (e->pondering) {
+                s->pondermisses++;
+                if ((x = eng_stop_ponder(s, e)) != XR_OK)
+                    goto failed;
+            }
+            moves_text(moves, cmd, sizeof cmd);
+            eng_send(e, "%s", cmd);
+            e->last_info[0] = 0;
+            eng_send(e, "go wtime %lld btime %lld winc %lld binc %lld", (long long)clock[RED],
+                     (long long)clock[BLACK], (long long)s->inc_ms, (long long)s->inc_ms);
+        }
+        int64_t t0 = now_ms();
+        /* now and then, traffic while it thinks */
+        if (chance(s, s->traffic / 3)) {
+            usleep((useconds_t)rnd_below(s, 1 + (int)(clock[us] / 60 < 20 ? clock[us] / 60 : 20)) * 1000);
+            if (chance(s, 0.8)) {
+                s->traffic_sent[T_THINK_ISREADY]++;
+                eng_isready_send(e);
+            } else {
+                s->traffic_sent[T_THINK_STOP]++;
+                eng_send(e, "stop"); /* move now */
+            }
+        }
+        x = eng_expect(s, e, "bestmove", t0 + clock[us] + s->margin_ms + s->hang_ms);
+        if (x != XR_OK)
+            goto failed;
+        int64_t elapsed = now_ms() - t0;
+        /* the engine's own count of its thinking time: its last info line */
+        const char *tp = strstr(e->last_info, " time ");
+        long long own = tp ? atoll(tp + 6) : -1;
+        char best[16] = "", ponder[16] = "";
+        sscanf(e->line, "bestmove %15s ponder %15s", best, ponder);
+        s->moves++;
+        Move m = parse_move(&pos, best, false);
+        if (m == MOVE_NONE) {
+            s->illegal++;
+            char d[200];
+            snprintf(d, sizeof d, "'%.60s' after%.120s", e->line, mlen > 120 ? moves + mlen - 120 : moves);
+            report_failure(s, game, "illegal move", e, d);
+            winner = !us;
+            how = "an illegal move";
+            break;
+        }
+        int64_t over = elapsed - clock[us];
+        s->late_moves += over > 0;
+        if (s->verbose && (over > 0 || elapsed > 150))
+            printf("game %ld, ply %d: engine %s took %lld ms on a clock of %lld ms%s; its last info says %lld ms\n",
+                   game, pos.top + 1, e->name, (long long)elapsed, (long long)clock[us],
+                   hit ? " (after ponderhit)" : "", own);
+        if (!s->have_overrun || over > s->max_overrun)
+            s->max_overrun = over, s->have_overrun = true;
+        if (over > s->margin_ms) {
+            s->time_losses++;
+            char d[128];
+            snprintf(d, sizeof d, "%lld ms for a clock of %lld ms (its last info line: %lld ms)", (long long)elapsed,
+                     (long long)clock[us], own);
+            report_failure(s, game, "time loss", e, d);
+            winner = !us;
+            how = "time";
+            break;
+        }
+        clock[us] = (over > 0 ? 0 : -over) + s->inc_ms;
+        pos_do_move(&pos, m);
+        snprintf(last, sizeof last, "%s", best);
+        mlen += (size_t)snprintf(moves + mlen, sizeof moves - mlen, " %s", best);
+        if (ponder[0]) {
+            Move pm = parse_move(&pos, ponder, false);
+            if (pm == MOVE_NONE) {
+                s->bad_ponder++;
+                report_failure(s, game, "illegal ponder move", e, e->line);
+            } else if (s->ponder) {
+                moves_text(moves, cmd, sizeof cmd);
+                eng_send(e, "%s %s", cmd, ponder);
+                eng_send(e, "go ponder wtime %lld btime %lld winc %lld binc %lld", (long long)clock[RED],
+                         (long long)clock[BLACK], (long long)s->inc_ms, (long long)s->inc_ms);
+                e->pondering = true;
+                snprintf(e->ponder_move, sizeof e->ponder_move, "%s", ponder);
+            }
+        }
+    }
+    for (int i = 0; i < 2; i++) {
+        culprit = &eng[i];
+        if ((x = eng_stop_ponder(s, &eng[i])) != XR_OK)
+            goto failed;
+    }
+    s->played++;
+    if (winner < 0)
+        s->draws++;
+    else
+        s->wins[winner]++;
+    if (s->verbose)
+        printf("game %ld: %s (%s), %d plies, engine %s red\n", game,
+               winner < 0 ? "1/2-1/2" : winner == RED ? "1-0" : "0-1", how, pos.top, side_eng[RED]->name);
+    return G_DONE;
+failed:
+    count_failure(s, game, x, culprit);
+    s->aborted++;
+    return G_ABORTED;
+}
+
+/* ---- the command ---- */
+
+static int usage(void)
+{
+    fprintf(stderr,
+            "usage: chuhan soak [--games N] [--tc BASE+INC] [--threads N] [--hash MB] [--no-ponder]\n"
+            "                   [--traffic P] [--seed N] [--max-plies N] [--random-plies N] [--overhead MS]\n"
+            "                   [--margin MS] [--hang MS] [--engine CMD] [--verbose]\n"
+            "  self-play over UCI between two engine processes (this binary unless --engine), at a\n"
+            "  clock of BASE seconds + INC per move (default 0.5+0.01), 2 threads each, pondering,\n"
+            "  with random stop/isready/ucinewgame/setoption traffic (probability P per move, 0.3);\n"
+            "  reports crashes, hangs, illegal moves and time losses (a move over the clock by more\n"
+            "  than the margin, 200 ms); exit status 0 when there were none.\n");
+    return 2;
+}
+
+int cli_soak(int argc, char **argv)
+{
+    static Soak s;
+    memset(&s, 0, sizeof s);
+    s.games = 1000;
+    s.base_ms = 500;
+    s.inc_ms = 10;
+    s.threads = 2;
+    s.hash = 16;
+    s.overhead = 10;
+    s.ponder = true;
+    s.traffic = 0.3;
+    s.max_plies = 300;
+    s.random_plies = 2;
+    s.margin_ms = 200;
+    s.hang_ms = 5000;
+    s.rng = (uint64_t)time(NULL) ^ (uint64_t)getpid() << 20;
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        bool takes = true;
+        if (!strcmp(a, "--no-ponder"))
+            s.ponder = false, takes = false;
+        else if (!strcmp(a, "--verbose"))
+            s.verbose = true, takes = false;
+        else if (!v)
+            return usage();
+        else if (!strcmp(a, "--games"))
+            s.games = atol(v);
+        else if (!strcmp(a, "--tc")) {
+            double base = 0, inc = 0;
+            if (sscanf(v, "%lf+%lf", &base, &inc) < 1 || base <= 0 || inc < 0)
+                return usage();
+            s.base_ms = (int64_t)(base * 1000 + 0.5);
+            s.inc_ms = (int64_t)(inc * 1000 + 0.5);
+        } else if (!strcmp(a, "--threads"))
+            s.threads = atoi(v);
+        else if (!strcmp(a, "--hash"))
+            s.hash = atoi(v);
+        else if (!strcmp(a, "--traffic"))
+            s.traffic = atof(v);
+        else if (!strcmp(a, "--seed"))
+            s.rng = strtoull(v, NULL, 10);
+        else if (!strcmp(a, "--max-plies"))
+            s.max_plies = atoi(v);
+        else if (!strcmp(a, "--random-plies"))
+            s.random_plies = atoi(v);
+        else if (!strcmp(a, "--overhead"))
+            s.overhead = atoi(v);
+        else if (!strcmp(a, "--margin"))
+            s.margin_ms = atol(v);
+        else if (!strcmp(a, "--hang"))
+            s.hang_ms = atol(v);
+        else if (!strcmp(a, "--engine"))
+            snprintf(s.cmd, sizeof s.cmd, "exec %s", v);
+        else
+            return usage();
+        i += takes;
+    }
+    if (s.games < 1 || s.threads < 1 || s.hash < 1 || s.max_plies < 2 || s.max_plies > MAX_GAME_PLY
+        || s.random_plies < 0 || s.random_plies > 20 || s.traffic < 0 || s.hang_ms < 100)
+        return usage();
+    if (!s.rng)
+        s.rng = 1;
+    uint64_t seed = s.rng;
+    if (!s.cmd[0]) {
+        ssize_t n = readlink("/proc/self/exe", s.self, sizeof s.self - 1);
+        if (n <= 0) {
+            fprintf(stderr, "soak: cannot find this binary; name the engine with --engine\n");
+            return 2;
+        }
+        s.self[n] = 0;
+    }
+    signal(SIGPIPE, SIG_IGN);
+    printf("soak: %ld games, tc %.3f+%.3f s, %d threads, hash %d MB, ponder %s, traffic %.2f, seed %llu\n", s.games,
+           (double)s.base_ms / 1000, (double)s.inc_ms / 1000, s.threads, s.hash, s.ponder ? "on" : "off", s.traffic,
+           (unsigned long long)seed);
+    fflush(stdout);
+
+    static Eng eng[2];
+    long rss_first[2] = {-1, -1};
+    int64_t t0 = now_ms();
+    bool need_start = true;
+    long game = 0;
+    for (; game < s.games; game++) {
+        if (need_start) {
+            for (int i = 0; i < 2; i++) {
+                eng[i].name[0] = (char)('A' + i);
+                if (eng[i].pid > 0)
+                    eng_kill(&eng[i]);
+                Xresult x = eng_start(&s, &eng[i]);
+                if (x != XR_OK) {
+                    count_failure(&s, game + 1, x, &eng[i]);
+                    fprintf(stderr, "soak: engine %s does not start; giving up\n", eng[i].name);
+                    eng_kill(&eng[0]);
+                    eng_kill(&eng[1]);
+                    return 1;
+                }
+                if (rss_first[i] < 0)
+                    rss_first[i] = eng[i].rss_first;
+            }
+            need_start = false;
+        }
+        if (play_game(&s, eng, game % 2 == 0, game + 1) == G_ABORTED) {
+            eng_kill(&eng[0]);
+            eng_kill(&eng[1]);
+            need_start = true;
+        }
+        if (!s.verbose && (game + 1) % 50 == 0) {
+            printf("soak: %ld games, %ld s: red %ld, black %ld, draws %ld; failures: %ld crashes, %ld hangs, "
+                   "%ld illegal, %ld time losses\n",
+                   game + 1, (long)((now_ms() - t0) / 1000), s.wins[RED], s.wins[BLACK], s.draws, s.crashes, s.hangs,
+                   s.illegal + s.bad_ponder, s.time_losses);
+            fflush(stdout);
+        }
+    }
+    for (int i = 0; i < 2; i++)
+        if (!need_start) {
+            /* the settings of the start again, so that the memory compares */
+            eng_send(&eng[i], "setoption name Hash value %d", s.hash);
+            eng_send(&eng[i], "setoption name Threads value %d", s.threads);
+            Xresult x = eng_sync(&s, &eng[i]);
+            if (x == XR_OK)
+                x = eng_quit(&s, &eng[i]);
+            if (x != XR_OK)
+                count_failure(&s, game, x, &eng[i]);
+        }
+    double secs = (double)(now_ms() - t0) / 1000;
+    printf("soak: %ld games in %.0f s: red wins %ld, black wins %ld, draws %ld (%ld at the ply limit); %ld aborted\n",
+           s.played, secs, s.wins[RED], s.wins[BLACK], s.draws, s.adjudicated, s.aborted);
+    printf("soak: crashes %ld, hangs %ld, illegal moves %ld, illegal ponder moves %ld, protocol errors %ld, "
+           "time losses %ld\n",
+           s.crashes, s.hangs, s.illegal, s.bad_ponder, s.protocol, s.time_losses);
+    printf("soak: %ld moves, %ld ponder hits, %ld ponder misses; %ld moves over their clock, the worst by %+lld ms "
+           "(margin %lld); slowest readyok %lld ms\n",
+           s.moves, s.ponderhits, s.pondermisses, s.late_moves, (long long)s.max_overrun, (long long)s.margin_ms,
+           (long long)s.max_ready_ms);
+    printf("soak: traffic:");
+    for (int k = 0; k < T_NB; k++)
+        printf("%s %s %ld", k ? "," : "", TRAFFIC_NAMES[k], s.traffic_sent[k]);
+    printf("\n");
+    for (int i = 0; i < 2; i++)
+        if (rss_first[i] > 0 && eng[i].rss_last > 0)
+            printf("soak: engine %s memory %ld MB at the start, %ld MB at the end\n", eng[i].name, rss_first[i] >> 10,
+                   eng[i].rss_last >> 10);
+    long failures = s.crashes + s.hangs + s.illegal + s.bad_ponder + s.protocol + s.time_losses;
+    printf("soak: %s\n", failures ? "FAILED" : "clean");
+    return failures ? 1 : 0;
+}

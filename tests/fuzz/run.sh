@@ -1,0 +1,94 @@
+#!/bin/sh
+# Run the libFuzzer targets built by `make fuzz`.
+#
+#   tests/fuzz/run.sh smoke BUILD SECONDS TARGET...
+#       each target: replay its seeds (tests/fuzz/corpus/T) and regression
+#       inputs (tests/fuzz/regress/T), then fuzz for SECONDS; fails on the
+#       first crash, leak, sanitizer report, broken property or hang (an
+#       input over 10 s).  `make fuzz-smoke` runs this for every target.
+#   tests/fuzz/run.sh long TARGET [RUNS [BUILD [LIBFUZZER_FLAGS...]]]
+#       fuzz one target for RUNS executions (default 10000000), e.g. with
+#       -max_total_time=3600 or -fork=2 as well; new inputs go to
+#       BUILD/corpus/T, crashes to BUILD/artifacts/T-*.
+#
+# A crash is reproduced with BUILD/fuzz-T FILE; once fixed, copy FILE to
+# tests/fuzz/regress/T/ so that every run (and the test suite) replays it.
+set -u
+cd "$(dirname "$0")/../.."
+
+mode=${1:-}
+[ -n "$mode" ] && shift
+
+default_build() {
+    ls -d build/fuzz-* 2>/dev/null | head -n 1
+}
+
+# libFuzzer flags shared by both modes, for target $1 in build $2.
+flags() {
+    dict=""
+    [ -f "tests/fuzz/$1.dict" ] && dict="-dict=tests/fuzz/$1.dict"
+    mkdir -p "$2/corpus/$1" "$2/artifacts"
+    echo "-timeout=10 -rss_limit_mb=2560 -max_len=4096 -print_final_stats=1 -artifact_prefix=$2/artifacts/$1- $dict"
+}
+
+# The committed input folders of target $1 that exist (git keeps no empty one).
+inputs_dirs() {
+    for d in "tests/fuzz/corpus/$1" "tests/fuzz/regress/$1"; do
+        [ -d "$d" ] && printf '%s\n' "$d"
+    done
+}
+
+# Leak checks stay on (libFuzzer's default); UBSan stops at the first error.
+export ASAN_OPTIONS="${ASAN_OPTIONS:-abort_on_error=1:detect_leaks=1}"
+export UBSAN_OPTIONS="${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}"
+
+case "$mode" in
+smoke)
+    build=$1
+    seconds=$2
+    shift 2
+    total=0
+    for t in "$@"; do
+        bin="$build/fuzz-$t"
+        log="$build/fuzz-$t.log"
+        [ -x "$bin" ] || { echo "fuzz-smoke: $bin missing (make fuzz)" >&2; exit 1; }
+        f=$(flags "$t" "$build")
+        # the committed inputs once each
+        inputs=$(find $(inputs_dirs "$t") -type f | sort)
+        if [ -n "$inputs" ]; then
+            # shellcheck disable=SC2086
+            if ! "$bin" $f $inputs >"$log" 2>&1; then
+                tail -n 40 "$log"
+                echo "fuzz-smoke: $t: a committed input fails (log: $log)" >&2
+                exit 1
+            fi
+        fi
+        # then fuzzing, from the seeds and what earlier runs found
+        # shellcheck disable=SC2086
+        if ! "$bin" $f -max_total_time="$seconds" "$build/corpus/$t" $(inputs_dirs "$t") >"$log" 2>&1; then
+            tail -n 60 "$log"
+            echo "fuzz-smoke: $t: FAILED (log: $log; the input is in $build/artifacts/)" >&2
+            exit 1
+        fi
+        runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
+        echo "fuzz-smoke: $t: ${runs:-?} executions in ${seconds}s, no failure"
+        total=$((total + ${runs:-0}))
+    done
+    echo "fuzz-smoke: all targets clean ($total executions)"
+    ;;
+long)
+    t=${1:?target}
+    runs=${2:-10000000}
+    build=${3:-$(default_build)}
+    [ $# -ge 3 ] && shift 3 || shift $#
+    bin="$build/fuzz-$t"
+    [ -x "$bin" ] || { echo "fuzz: $bin missing (make fuzz)" >&2; exit 1; }
+    f=$(flags "$t" "$build")
+    # shellcheck disable=SC2086
+    exec "$bin" $f -runs="$runs" "$@" "$build/corpus/$t" $(inputs_dirs "$t")
+    ;;
+*)
+    sed -n '2,17p' "$0" >&2
+    exit 2
+    ;;
+esac

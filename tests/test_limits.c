@@ -1,0 +1,920 @@
+/* Limits that protect the engine (issue 8): bounded input lines, bounded
+ * move lists, bounded Hash and Threads, deep searches clamped, numbers of
+ * any size in go/level/time, book files that are not books; and the fuzz
+ * targets' seed and regression inputs replayed (tests/fuzz).  The protocol
+ * cases drive the engine binary through pipes, so that the sanitizer builds
+ * (make SANITIZE=... test) check the engine itself. */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "engine/engine.h"
+#include "engine/movegen.h"
+#include "engine/protocol.h"
+#include "fuzz/fuzz.h"
+#include "pipe.h"
+#include "search/threads.h"
+#include "search/tt.h"
+#include "tests.h"
+
+static EngineProc ep;
+static char log_buf[1 << 16];
+
+__attribute__((returns_nonnull)) static void *xmalloc(size_t n)
+{
+    void *p = malloc(n);
+    if (!p)
+        abort();
+    return p;
+}
+
+/* Generous: the sanitizer builds run several times slower. */
+#define WAIT_MS 30000
+
+static int start_engine(const char *hello)
+{
+    if (!ep_start_engine(&ep))
+        return -1;
+    if (hello)
+        ep_send(&ep, "%s", hello);
+    return 0;
+}
+
+static int setup_uci(void **state)
+{
+    (void)state;
+    if (start_engine("uci"))
+        return -1;
+    ep_send(&ep, "setoption name OwnBook value false");
+    return 0;
+}
+
+static int setup_ucci(void **state)
+{
+    (void)state;
+    if (start_engine("ucci"))
+        return -1;
+    ep_send(&ep, "setoption usebook false");
+    return 0;
+}
+
+static int setup_xboard(void **state)
+{
+    (void)state;
+    if (start_engine("xboard"))
+        return -1;
+    ep_send(&ep, "protover 2");
+    ep_send(&ep, "option OwnBook=0");
+    return 0;
+}
+
+static int setup_bare(void **state)
+{
+    (void)state;
+    return start_engine(NULL);
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    ep_send(&ep, "quit");
+    return ep_finish(&ep, 10000) == 0 ? 0 : -1;
+}
+
+/* Lines up to one starting with prefix (log_buf holds them); fails the test
+ * when none comes in time. */
+static const char *expect(const char *prefix, int timeout_ms)
+{
+    log_buf[0] = 0;
+    const char *l = ep_expect(&ep, prefix, timeout_ms, log_buf, sizeof log_buf);
+    if (!l)
+        fail_msg("no '%s' within %d ms; got:\n%.4000s", prefix, timeout_ms, log_buf);
+    return l;
+}
+
+/* Lines up to one starting with either prefix. */
+static const char *expect_either(const char *a, const char *b, int timeout_ms)
+{
+    log_buf[0] = 0;
+    long deadline = ep_now_ms() + timeout_ms;
+    for (;;) {
+        long left = deadline - ep_now_ms();
+        const char *l = ep_read_line(&ep, left > 0 ? (int)left : 0);
+        if (!l) {
+            fail_msg("no '%s' or '%s' within %d ms; got:\n%.4000s", a, b, timeout_ms, log_buf);
+            return NULL;
+        }
+        size_t n = strlen(log_buf);
+        snprintf(log_buf + n, sizeof log_buf - n, "%s\n", l);
+        if (!strncmp(l, a, strlen(a)) || !strncmp(l, b, strlen(b)))
+            return l;
+    }
+}
+
+static void expect_in_log(const char *text)
+{
+    if (!strstr(log_buf, text))
+        fail_msg("expected '%s' in:\n%.4000s", text, log_buf);
+}
+
+/* UCI: isready answered, and what came before it. */
+static void sync_uci(void)
+{
+    ep_send(&ep, "isready");
+    expect("readyok", WAIT_MS);
+}
+
+/* xboard: ping answered. */
+static void sync_xboard(int n)
+{
+    char want[32];
+    ep_send(&ep, "ping %d", n);
+    snprintf(want, sizeof want, "pong %d", n);
+    expect(want, WAIT_MS);
+}
+
+/* The move of a bestmove line (UCI, UCCI) is legal after fen and moves. */
+static void assert_legal_reply(const char *line, const char *prefix, const char *fen, const char *moves)
+{
+    static Position pos;
+    assert_true(pos_set_fen(&pos, fen ? fen : START_FEN, NULL, 0));
+    char *copy = strdup(moves ? moves : "");
+    for (char *save = NULL, *t = strtok_r(copy, " ", &save); t; t = strtok_r(NULL, " ", &save)) {
+        Move m = parse_move(&pos, t, false);
+        assert_int_not_equal(m, MOVE_NONE);
+        pos_do_move(&pos, m);
+    }
+    free(copy);
+    char fmt[32], move[16] = "";
+    snprintf(fmt, sizeof fmt, "%s %%15s", prefix);
+    if (sscanf(line, fmt, move) != 1 || parse_move(&pos, move, false) == MOVE_NONE)
+        fail_msg("'%s' is not a legal move here", line);
+}
+
+/* A legal game of n plies from the start: horses out and back. */
+static char *horse_shuffle(int plies)
+{
+    static const char *const cycle[4] = {"h0g2", "h9g7", "g2h0", "g7h9"};
+    char *s = xmalloc((size_t)plies * 5 + 1);
+    size_t len = 0;
+    for (int i = 0; i < plies; i++)
+        len += (size_t)sprintf(s + len, "%s%s", i ? " " : "", cycle[i % 4]);
+    s[len] = 0;
+    return s;
+}
+
+/* ---- bounded line length ---- */
+
+static void test_read_line(void **state)
+{
+    (void)state;
+    char text[64], buf[8];
+    bool too_long;
+    /* a line of cap - 1 bytes fits; cap bytes is cut, the rest skipped; NUL
+     * bytes dropped; CR LF read as LF; the last line needs no newline */
+    snprintf(text, sizeof text, "1234567\n12345678\nab%ccd\r\nlast", 0);
+    size_t len = 7 + 1 + 8 + 1 + 8 + 4;
+    FILE *in = fmemopen(text, len, "r");
+    assert_non_null(in);
+    assert_true(read_line(in, buf, sizeof buf, &too_long));
+    assert_false(too_long);
+    assert_string_equal(buf, "1234567");
+    assert_true(read_line(in, buf, sizeof buf, &too_long));
+    assert_true(too_long);
+    assert_string_equal(buf, "1234567");
+    assert_true(read_line(in, buf, sizeof buf, &too_long));
+    assert_false(too_long);
+    assert_string_equal(buf, "abcd");
+    assert_true(read_line(in, buf, sizeof buf, &too_long));
+    assert_string_equal(buf, "last");
+    assert_false(read_line(in, buf, sizeof buf, &too_long));
+    fclose(in);
+    /* tokens: at most max, the rest left */
+    char line[] = "a b\tc  d\re";
+    char *tok[3];
+    assert_int_equal(tokenize(line, tok, 3), 3);
+    assert_string_equal(tok[2], "c");
+}
+
+/* A line of 1 MB: refused with a message in the protocol, and the engine
+ * goes on serving. */
+static char *big_line(const char *head, size_t size)
+{
+    char *s = xmalloc(size + 2);
+    size_t n = strlen(head);
+    memcpy(s, head, n);
+    memset(s + n, ' ', size - n);
+    memcpy(s + size - 4, "h9g7", 4);
+    s[size] = '\n';
+    s[size + 1] = 0;
+    return s;
+}
+
+static void test_long_line_uci(void **state)
+{
+    (void)state;
+    char *s = big_line("position startpos moves h2e2", 1 << 20);
+    ep_send_raw(&ep, s, strlen(s));
+    free(s);
+    sync_uci();
+    expect_in_log("info string input line longer than");
+    ep_send(&ep, "d");
+    expect("Fen:", WAIT_MS);
+    expect_in_log("Fen: " START_FEN);
+    ep_send(&ep, "go depth 2");
+    assert_legal_reply(expect("bestmove", WAIT_MS), "bestmove", NULL, NULL);
+}
+
+static void test_long_line_ucci(void **state)
+{
+    (void)state;
+    char *s = big_line("position startpos moves h2e2", 1 << 20);
+    ep_send_raw(&ep, s, strlen(s));
+    free(s);
+    sync_uci();
+    expect_in_log("info message input line longer than");
+    ep_send(&ep, "go depth 2");
+    assert_legal_reply(expect("bestmove", WAIT_MS), "bestmove", NULL, NULL);
+}
+
+static void test_long_line_xboard(void **state)
+{
+    (void)state;
+    char *s = big_line("setboard 4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1", 1 << 20);
+    ep_send_raw(&ep, s, strlen(s));
+    free(s);
+    sync_xboard(1);
+    expect_in_log("Error (line too long)");
+    ep_send(&ep, "force");
+    ep_send(&ep, "usermove h2e2"); /* the start position is still the game */
+    sync_xboard(2);
+    if (strstr(log_buf, "Illegal move"))
+        fail_msg("the long setboard line was obeyed:\n%s", log_buf);
+}
+
+/* The first line chooses the protocol; one that is too long must be
+ * refused like any other, not obeyed cut short. */
+static void test_long_first_line(void **state)
+{
+    (void)state;
+    char *s = big_line("position startpos moves h2e2", 300 * 1024);
+    ep_send_raw(&ep, s, strlen(s));
+    free(s);
+    ep_send(&ep, "d");
+    expect("Fen:", WAIT_MS);
+    if (!strstr(log_buf, "Fen: " START_FEN) || !strstr(log_buf, "input line longer than"))
+        fail_msg("a first line of 300 KB was not refused (engine/protocol.c protocol_main passes it on cut short, "
+                 "without its too_long flag):\n%.4000s",
+                 log_buf);
+}
+
+/* ---- a race found by fuzzing ---- */
+
+/* stop, then go at once: the stopped search's bestmove must not be taken
+ * for the new search's (engine/ucci.c cmd_go resets `reported` before
+ * engine_go waits for the stopped search, whose callback then sets it, and
+ * the main loop waits for the new, endless search on the next command). */
+static void test_ucci_stop_then_go(void **state)
+{
+    (void)state;
+    for (int i = 0; i < 3; i++) {
+        ep_send(&ep, "go");
+        ep_send(&ep, "stop");
+        ep_send(&ep, "go infinite");
+        ep_send(&ep, "isready");
+        log_buf[0] = 0;
+        if (!ep_expect(&ep, "readyok", 5000, log_buf, sizeof log_buf))
+            fail_msg("stop then go: isready not answered (the engine waits for its endless search):\n%.2000s",
+                     log_buf);
+        ep_send(&ep, "stop");
+        expect("bestmove", WAIT_MS);
+    }
+}
+
+/* ---- bounded move lists ---- */
+
+static void test_position_moves_uci(void **state)
+{
+    (void)state;
+    char *game = horse_shuffle(MAX_GAME_PLY);
+    char *line = xmalloc(strlen(game) * 2 + 64);
+    /* the longest game a position may hold: accepted, and searched */
+    sprintf(line, "position startpos moves %s\n", game);
+    ep_send_raw(&ep, line, strlen(line));
+    ep_send(&ep, "d");
+    expect("Fen:", WAIT_MS);
+    expect_in_log("Fen: rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 4096 2049");
+    ep_send(&ep, "go depth 3");
+    assert_legal_reply(expect("bestmove", WAIT_MS), "bestmove", NULL, game);
+    /* one move more: refused, the game kept */
+    sprintf(line, "position startpos moves %s h0g2\n", game);
+    ep_send_raw(&ep, line, strlen(line));
+    sync_uci();
+    expect_in_log("too many moves (4097; at most 4096)");
+    /* more words than a line may hold: refused before parsing */
+    sprintf(line, "position startpos moves %s %s\n", game, game);
+    ep_send_raw(&ep, line, strlen(line));
+    sync_uci();
+    expect_in_log("too many words on one line");
+    ep_send(&ep, "d");
+    expect("Fen:", WAIT_MS);
+    expect_in_log("w - - 4096 2049");
+    /* searchmoves and a go line with every move many times over */
+    size_t n = (size_t)sprintf(line, "go depth 2 searchmoves");
+    for (int i = 0; i < 300; i++)
+        n += (size_t)sprintf(line + n, " h0g2 h0i2");
+    line[n++] = '\n';
+    ep_send_raw(&ep, line, n);
+    const char *l = expect("bestmove", WAIT_MS);
+    if (strcmp(l, "bestmove h0g2") && strcmp(l, "bestmove h0i2"))
+        fail_msg("searchmoves h0g2 h0i2 answered '%s'", l);
+    free(line);
+    free(game);
+}
+
+static void test_position_moves_ucci(void **state)
+{
+    (void)state;
+    char *game = horse_shuffle(MAX_GAME_PLY + 1);
+    char *line = xmalloc(strlen(game) + 64);
+    sprintf(line, "position startpos moves %s\n", game);
+    ep_send_raw(&ep, line, strlen(line));
+    sync_uci();
+    expect_in_log("too many moves (4097; at most 4096)");
+    /* a probe of a game longer than a position holds */
+    sprintf(line, "probe startpos moves %s\n", game);
+    ep_send_raw(&ep, line, strlen(line));
+    expect("pophash", WAIT_MS);
+    expect_in_log("info message probe: illegal move");
+    /* banmoves: at most every legal move, however many are named */
+    size_t n = (size_t)sprintf(line, "banmoves");
+    for (int i = 0; i < 300; i++)
+        n += (size_t)sprintf(line + n, " h0g2 h0i2");
+    line[n++] = '\n';
+    ep_send_raw(&ep, line, n);
+    ep_send(&ep, "go depth 2");
+    const char *l = expect("bestmove", WAIT_MS);
+    if (!strncmp(l, "bestmove h0g2", 13) || !strncmp(l, "bestmove h0i2", 13))
+        fail_msg("a banned move was played: %s", l);
+    free(line);
+    free(game);
+}
+
+static void test_game_length_xboard(void **state)
+{
+    (void)state;
+    static const char *const cycle[4] = {"h0g2", "h9g7", "g2h0", "g7h9"};
+    ep_send(&ep, "new");
+    ep_send(&ep, "force");
+    /* 4096 moves in one write, then the one too many */
+    size_t cap = (size_t)(MAX_GAME_PLY + 1) * 14 + 16, n = 0;
+    char *all = xmalloc(cap);
+    for (int i = 0; i < MAX_GAME_PLY + 1; i++)
+        n += (size_t)sprintf(all + n, "usermove %s\n", cycle[i % 4]);
+    ep_send_raw(&ep, all, n);
+    free(all);
+    sync_xboard(3);
+    const char *refusal = strstr(log_buf, "Illegal move");
+    if (!refusal || strncmp(refusal, "Illegal move (the game is too long): h0g2", 41)
+        || strstr(refusal + 1, "Illegal move"))
+        fail_msg("only move 4097 should be refused:\n%.4000s", log_buf);
+    /* the game goes on: after an undo the engine moves, or claims the
+     * repetition draw that the horse moves are */
+    ep_send(&ep, "undo");
+    ep_send(&ep, "sd 2");
+    ep_send(&ep, "go");
+    expect_either("move ", "1/2-1/2", WAIT_MS);
+    ep_send(&ep, "new");
+    ep_send(&ep, "go");
+    expect("move ", WAIT_MS);
+}
+
+/* The engine API: a game of MAX_GAME_PLY plies is the most; a search from
+ * there still has its MAX_PLY of room. */
+static Move api_best;
+static void api_bestmove(void *ctx, Move best, Move ponder)
+{
+    (void)ctx;
+    (void)ponder;
+    api_best = best;
+}
+
+static void test_engine_api_limits(void **state)
+{
+    (void)state;
+    EngineCallbacks cb = {NULL, api_bestmove, NULL, NULL};
+    char err[256];
+    Engine *e = engine_new(&cb, err, sizeof err);
+    assert_non_null(e);
+    char *game = horse_shuffle(MAX_GAME_PLY + 1);
+    const char **moves = xmalloc(sizeof *moves * (MAX_GAME_PLY + 1));
+    char *save = NULL;
+    int n = 0;
+    for (char *t = strtok_r(game, " ", &save); t; t = strtok_r(NULL, " ", &save))
+        moves[n++] = t;
+    assert_int_equal(n, MAX_GAME_PLY + 1);
+    assert_false(engine_set_position(e, NULL, moves, MAX_GAME_PLY + 1, false, err, sizeof err));
+    assert_non_null(strstr(err, "too many moves"));
+    assert_int_equal(engine_position(e)->top, 0);
+    assert_true(engine_set_position(e, NULL, moves, MAX_GAME_PLY, false, err, sizeof err));
+    assert_int_equal(pos_game_ply(engine_position(e)), MAX_GAME_PLY);
+    /* no more moves may be pushed: the search needs its room */
+    Move m = parse_move(engine_position(e), "h0g2", false);
+    assert_int_not_equal(m, MOVE_NONE);
+    assert_false(engine_push_move(e, m));
+    assert_true(engine_set_option(e, "OwnBook", "false", err, sizeof err));
+    SearchLimits lim;
+    limits_clear(&lim);
+    lim.depth = 1000; /* clamped */
+    lim.nodes = 20000;
+    api_best = MOVE_NONE;
+    engine_go(e, &lim);
+    engine_wait(e);
+    assert_int_not_equal(api_best, MOVE_NONE);
+    assert_true(pos_pseudo_legal(engine_position(e), api_best) && pos_legal(engine_position(e), api_best));
+
+    /* Hash and Threads: out of range or beyond the machine, refused with a
+     * reason, the old value kept */
+    static const char *const bad_hash[] = {"0", "-1", "1048577", "99999999999999999999999", "12x", "", "1e3"};
+    char value[64];
+    for (size_t i = 0; i < sizeof bad_hash / sizeof bad_hash[0]; i++) {
+        err[0] = 0;
+        if (engine_set_option(e, "Hash", bad_hash[i], err, sizeof err))
+            fail_msg("Hash '%s' accepted", bad_hash[i]);
+        assert_true(err[0] != 0);
+        assert_string_equal(engine_get_option(e, "Hash", value, sizeof value), "16");
+    }
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    long long phys_mb = (long long)pages * page >> 20;
+    if (phys_mb > 0 && phys_mb < TT_MAX_MB) {
+        snprintf(value, sizeof value, "%lld", phys_mb);
+        assert_false(engine_set_option(e, "Hash", value, err, sizeof err));
+        if (!strstr(err, "memory"))
+            fail_msg("Hash of all the memory: '%s'", err);
+        assert_string_equal(engine_get_option(e, "Hash", value, sizeof value), "16");
+    }
+    static const char *const bad_threads[] = {"0", "-3", "1025", "4294967297", "99999999999999999999999", "two"};
+    for (size_t i = 0; i < sizeof bad_threads / sizeof bad_threads[0]; i++) {
+        if (engine_set_option(e, "Threads", bad_threads[i], err, sizeof err))
+            fail_msg("Threads '%s' accepted", bad_threads[i]);
+        assert_string_equal(engine_get_option(e, "Threads", value, sizeof value), "1");
+    }
+    assert_true(engine_set_option(e, "Threads", "3", err, sizeof err));
+    assert_true(engine_set_option(e, "Hash", "2", err, sizeof err));
+    limits_clear(&lim);
+    lim.depth = 3;
+    api_best = MOVE_NONE;
+    engine_go(e, &lim);
+    engine_wait(e);
+    assert_int_not_equal(api_best, MOVE_NONE);
+    engine_free(e);
+    free(moves);
+    free(game);
+}
+
+/* ---- bounded Hash and Threads through the protocols ---- */
+
+static void test_hash_threads_uci(void **state)
+{
+    (void)state;
+    static const char *const bad[] = {
+        "setoption name Hash value 1048577",        "setoption name Hash value 99999999999999999999999",
+        "setoption name Hash value -5",             "setoption name Threads value 1025",
+        "setoption name Threads value 0",           "setoption name Threads value 18446744073709551617",
+        "setoption name MultiPV value 99999999999", "setoption name Move Overhead value -1",
+        "setoption name BookDepth value 1e9",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        ep_send(&ep, "%s", bad[i]);
+        sync_uci();
+        if (!strstr(log_buf, "info string"))
+            fail_msg("'%s' was not refused:\n%s", bad[i], log_buf);
+    }
+    ep_send(&ep, "setoption name Threads value 2");
+    ep_send(&ep, "go depth 3");
+    assert_legal_reply(expect("bestmove", WAIT_MS), "bestmove", NULL, NULL);
+}
+
+static void test_hash_threads_ucci(void **state)
+{
+    (void)state;
+    ep_send(&ep, "setoption hashsize 99999999999999999999999");
+    sync_uci();
+    expect_in_log("info message setoption hashsize");
+    ep_send(&ep, "setoption threads 99999999999999999999999"); /* clamped to the maximum, 1024 */
+    ep_send(&ep, "setoption threads 2");
+    ep_send(&ep, "setoption hashsize -1"); /* 0 and below: the default size */
+    ep_send(&ep, "setoption drawmargin 99999999999999999999");
+    ep_send(&ep, "setoption resignmargin -99999999999999999999");
+    ep_send(&ep, "go depth 3");
+    assert_legal_reply(expect("bestmove", WAIT_MS), "bestmove", NULL, NULL);
+}
+
+static void test_hash_threads_xboard(void **state)
+{
+    (void)state;
+    /* memory N is clamped to the Hash maximum, which is beyond this machine */
+    ep_send(&ep, "memory 99999999999999999999");
+    sync_xboard(4);
+    expect_in_log("Error (bad value)");
+    ep_send(&ep, "memory x");
+    ep_send(&ep, "cores");
+    sync_xboard(5);
+    expect_in_log("Error (bad arguments): memory x");
+    expect_in_log("Error (bad arguments): cores");
+    ep_send(&ep, "memory -3"); /* clamped: 1 MB */
+    ep_send(&ep, "cores 2");
+    ep_send(&ep, "new");
+    ep_send(&ep, "sd 3");
+    ep_send(&ep, "h2e2");
+    expect("move ", WAIT_MS);
+}
+
+/* ---- no unbounded depth ---- */
+
+/* Kings only: every depth is quick, so that the clamp at MAX_PLY - 4 is
+ * reached well within the wait. */
+#define BARE_FEN "3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 1"
+
+/* Every "info depth D" in log_buf has D at most max. */
+static void assert_depths_at_most(int max)
+{
+    for (const char *p = log_buf; (p = strstr(p, "info depth ")); p++) {
+        int d = atoi(p + 11);
+        if (d > max)
+            fail_msg("a search reached depth %d (at most %d)", d, max);
+    }
+}
+
+static void test_deep_search_uci(void **state)
+{
+    (void)state;
+    ep_send(&ep, "position fen " BARE_FEN);
+    ep_send(&ep, "go depth 1000");
+    assert_legal_reply(expect("bestmove", WAIT_MS), "bestmove", BARE_FEN, NULL);
+    assert_depths_at_most(MAX_PLY - 4);
+    assert_non_null(strstr(log_buf, "info depth 252 "));
+    ep_send(&ep, "go mate 1000");
+    assert_legal_reply(expect("bestmove", WAIT_MS), "bestmove", BARE_FEN, NULL);
+    assert_depths_at_most(MAX_PLY - 4);
+}
+
+static void test_deep_search_ucci(void **state)
+{
+    (void)state;
+    ep_send(&ep, "position fen " BARE_FEN);
+    ep_send(&ep, "go depth 1000");
+    assert_legal_reply(expect("bestmove", WAIT_MS), "bestmove", BARE_FEN, NULL);
+    assert_depths_at_most(MAX_PLY - 4);
+}
+
+static void test_deep_search_xboard(void **state)
+{
+    (void)state;
+    ep_send(&ep, "setboard " BARE_FEN);
+    ep_send(&ep, "sd 1000");
+    ep_send(&ep, "post");
+    ep_send(&ep, "go");
+    expect("move ", WAIT_MS);
+    for (const char *p = log_buf; *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : p + strlen(p))
+        if (*p >= '0' && *p <= '9' && atoi(p) > MAX_PLY - 4)
+            fail_msg("a search reached depth %d", atoi(p));
+}
+
+/* ---- numbers of any size ---- */
+
+/* A go that must end by itself soon, and one that must end on stop. */
+static void go_ends(const char *go, const char *fen)
+{
+    ep_send(&ep, "%s", go);
+    long t0 = ep_now_ms();
+    const char *l = expect("bestmove", WAIT_MS);
+    if (ep_now_ms() - t0 > 5000L * ep_slow())
+        fail_msg("'%s' took %ld ms", go, ep_now_ms() - t0);
+    assert_legal_reply(l, "bestmove", fen, NULL);
+}
+
+static void go_stops(const char *go, const char *fen)
+{
+    ep_send(&ep, "%s", go);
+    usleep(200 * 1000);
+    ep_send(&ep, "isready");
+    expect("readyok", WAIT_MS);
+    if (strstr(log_buf, "bestmove"))
+        fail_msg("'%s' ended by itself:\n%s", go, log_buf);
+    ep_send(&ep, "stop");
+    assert_legal_reply(expect("bestmove", WAIT_MS), "bestmove", fen, NULL);
+}
+
+static void test_numbers_uci(void **state)
+{
+    (void)state;
+    ep_send(&ep, "position startpos");
+    go_ends("go nodes -5", NULL);
+    go_ends("go movetime -1", NULL);
+    go_ends("go depth -7", NULL);
+    go_ends("go wtime -1000 btime -1000", NULL);
+    go_ends("go wtime 0 btime 0 winc 0 binc 0", NULL);
+    go_ends("go wtime -99999999999999999999 btime 5 winc -99999999999999999999 movestogo -99999999999", NULL);
+    go_ends("go wtime 100 btime 100 movestogo 99999999999999999999", NULL);
+    go_ends("go wtime 300 winc 99999999999999999999", NULL);
+    go_stops("go nodes 99999999999999999999999", NULL);
+    go_stops("go nodes 18446744073709551615", NULL);
+    go_stops("go movetime 99999999999999999999", NULL);
+    go_stops("go movetime 9223372036854775807", NULL);
+    go_stops("go wtime 99999999999999999999 btime 99999999999999999999 winc 99999999999999999999 "
+             "binc 99999999999999999999",
+             NULL);
+    go_stops("go wtime 9223372036854775807 winc 9223372036854775807 movestogo 1", NULL);
+    ep_send(&ep, "setoption name Move Overhead value 5000");
+    go_ends("go wtime 10 btime 10", NULL);
+    go_stops("go movetime 99999999999999999999", NULL);
+}
+
+static void test_numbers_ucci(void **state)
+{
+    (void)state;
+    ep_send(&ep, "position startpos");
+    go_ends("go time -5 opptime -5", NULL);
+    go_ends("go time 0 increment 0", NULL);
+    go_ends("go time -99999999999999999999.5 increment 99999999999999999999", NULL);
+    go_ends("go nodes -1", NULL);
+    go_ends("go time 0.2 movestogo 99999999999999999999", NULL);
+    go_stops("go time 99999999999999999999", NULL);
+    go_stops("go time 9223372036854775.807 increment 0.999999999999", NULL);
+    go_stops("go nodes 99999999999999999999999", NULL);
+    ep_send(&ep, "setoption usemillisec true");
+    go_ends("go time -9223372036854775808", NULL);
+    go_stops("go time 9223372036854775807 increment 9223372036854775807", NULL);
+    ep_send(&ep, "go time 1e999");
+    sync_uci();
+    expect_in_log("info message go: 'time' needs a time");
+}
+
+static void test_numbers_xboard(void **state)
+{
+    (void)state;
+    static const char *const lines[] = {
+        "level 99999999999 99999999999 99999999999", "level 0 1e308 1e308",   "level 0 99999999999999999999:99 0",
+        "st 1e308",                                  "st nan",                "st -1",
+        "sd 99999999999999999999",                   "sd -5",                 "time 99999999999999999999",
+        "time -99999999999999999999",                "otim -99999999999999999999",
+        "protover 99999999999999999999",             "ping 99999999999999999999",
+    };
+    for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++)
+        ep_send(&ep, "%s", lines[i]);
+    sync_xboard(6);
+    /* a clock of minus a lot: the engine moves at once */
+    ep_send(&ep, "new");
+    ep_send(&ep, "level 0 1 0");
+    ep_send(&ep, "time -99999999999999999999");
+    ep_send(&ep, "otim 100");
+    long t0 = ep_now_ms();
+    ep_send(&ep, "h2e2");
+    expect("move ", WAIT_MS);
+    if (ep_now_ms() - t0 > 5000L * ep_slow())
+        fail_msg("with its clock at minus a lot the engine took %ld ms", ep_now_ms() - t0);
+    /* a clock of plus a lot: it thinks until told to move */
+    ep_send(&ep, "new");
+    ep_send(&ep, "level 0 99999999999 99999999999");
+    ep_send(&ep, "time 99999999999999999999");
+    ep_send(&ep, "otim 99999999999999999999");
+    ep_send(&ep, "h2e2");
+    usleep(300 * 1000);
+    ep_send(&ep, "?");
+    expect("move ", WAIT_MS);
+}
+
+/* parse_int64: every number clamped into range, nothing else accepted. */
+static void test_parse_int64(void **state)
+{
+    (void)state;
+    int64_t v = 0;
+    assert_true(parse_int64("99999999999999999999999", 1, 100, &v));
+    assert_int_equal(v, 100);
+    assert_true(parse_int64("-99999999999999999999999", -7, 100, &v));
+    assert_int_equal(v, -7);
+    assert_true(parse_int64("+42", 0, 100, &v));
+    assert_int_equal(v, 42);
+    assert_true(parse_int64("9223372036854775807", 0, INT64_MAX, &v));
+    assert_true(v == INT64_MAX);
+    assert_true(parse_int64("-9223372036854775808", INT64_MIN, 0, &v));
+    assert_true(v == INT64_MIN);
+    static const char *const bad[] = {"", "-", "+", "1e3", "12x", " 5", "0x10", "--1", "5 ", "٣"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        if (parse_int64(bad[i], 0, 100, &v))
+            fail_msg("parse_int64 accepts '%s'", bad[i]);
+    assert_false(parse_int64(NULL, 0, 1, &v));
+}
+
+/* The time manager: any clock, however large or small, gives times of at
+ * least 1 ms and never more than the clock holds (or the fixed time). */
+static void test_time_manager_extremes(void **state)
+{
+    (void)state;
+    /* the protocols clamp clocks to 2^40 ms (xboard: 2^40 cs, about 2^43.3 ms) */
+    static const int64_t times[] = {-1, 0, 1, 50, 1000, (int64_t)1 << 40, (int64_t)1 << 44};
+    static const int64_t incs[] = {-1, 0, 10, (int64_t)1 << 40};
+    static const int mtgs[] = {0, 1, 2, 40, 10000};
+    static const int64_t overheads[] = {0, 30, 5000};
+    for (size_t a = 0; a < sizeof times / sizeof times[0]; a++)
+        for (size_t b = 0; b < sizeof incs / sizeof incs[0]; b++)
+            for (size_t c = 0; c < sizeof mtgs / sizeof mtgs[0]; c++)
+                for (size_t d = 0; d < sizeof overheads / sizeof overheads[0]; d++) {
+                    SearchLimits lim;
+                    limits_clear(&lim);
+                    lim.time[RED] = times[a];
+                    lim.inc[RED] = incs[b];
+                    lim.movestogo = mtgs[c];
+                    TimeMan tm;
+                    tm_init(&tm, &lim, RED, overheads[d], 1000);
+                    if (times[a] < 0)
+                        continue; /* no clock: no time limit */
+                    /* (a clock of a few ms may leave maximum at 0: stop at once) */
+                    if (tm.optimum < 1 || tm.maximum < 0 || (times[a] >= 100000 && tm.maximum < tm.optimum)
+                        || (times[a] > 1 && tm.maximum > times[a]))
+                        fail_msg("time %lld inc %lld mtg %d overhead %lld: optimum %lld maximum %lld",
+                                 (long long)times[a], (long long)incs[b], mtgs[c], (long long)overheads[d],
+                                 (long long)tm.optimum, (long long)tm.maximum);
+                }
+    SearchLimits lim;
+    limits_clear(&lim);
+    lim.movetime = (int64_t)1 << 40;
+    TimeMan tm;
+    tm_init(&tm, &lim, BLACK, 5000, 0);
+    assert_true(tm.optimum == lim.movetime - 5000 && tm.maximum == tm.optimum);
+    lim.movetime = 1;
+    tm_init(&tm, &lim, BLACK, 5000, 0);
+    assert_true(tm.optimum == 1 && tm.maximum == 1);
+}
+
+/* ---- book files that are not books ---- */
+
+/* A device that never ends and a FIFO that nobody writes: refused at once
+ * (book/book.c book_load_file reads /dev/zero up to 4 GB, and blocks for
+ * ever opening a FIFO). */
+static void test_book_file_device(void **state)
+{
+    (void)state;
+    ep_send(&ep, "setoption name BookFile value /dev/zero");
+    long t0 = ep_now_ms();
+    ep_send(&ep, "isready");
+    log_buf[0] = 0;
+    const char *l = ep_expect(&ep, "readyok", 10000, log_buf, sizeof log_buf);
+    if (!l || ep_now_ms() - t0 > 3000L * ep_slow())
+        fail_msg("BookFile /dev/zero: %s after %ld ms (book/book.c book_load_file reads up to 4 GB)",
+                 l ? "refused" : "no answer", ep_now_ms() - t0);
+    expect_in_log("info string book");
+}
+
+static void test_book_file_fifo(void **state)
+{
+    (void)state;
+    char fifo[64];
+    snprintf(fifo, sizeof fifo, "/tmp/chuhan-fifo-%d", (int)getpid());
+    unlink(fifo);
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    ep_send(&ep, "setoption name BookFile value %s", fifo);
+    ep_send(&ep, "isready");
+    log_buf[0] = 0;
+    const char *l = ep_expect(&ep, "readyok", 3000, log_buf, sizeof log_buf);
+    if (!l) {
+        /* unblock the engine's open() so that it can quit */
+        FILE *w = fopen(fifo, "w");
+        if (w)
+            fclose(w);
+    }
+    unlink(fifo);
+    if (!l)
+        fail_msg("BookFile naming a FIFO: no answer in 3 s (book/book.c book_load_file blocks in fopen)");
+    expect_in_log("info string book");
+}
+
+/* ---- the fuzz targets' inputs ---- */
+
+/* Run one input in a child process, so that a crash or a hang (a protocol
+ * input that never ends) fails the test with its name instead of taking
+ * the whole suite down: NULL if all is well, else why not. */
+static const char *run_isolated(FuzzFn fn, const uint8_t *data, size_t size, char *why, size_t whylen)
+{
+    int fds[2];
+    if (pipe(fds))
+        return "pipe failed";
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0)
+        return "fork failed";
+    if (pid == 0) {
+        close(fds[0]);
+        const char *bad = fn(data, size);
+        if (bad && write(fds[1], bad, strlen(bad)) < 0)
+            _exit(3);
+        _exit(bad ? 1 : 0);
+    }
+    close(fds[1]);
+    int status = 0;
+    long deadline = ep_now_ms() + WAIT_MS;
+    pid_t r;
+    while ((r = waitpid(pid, &status, WNOHANG)) == 0 && ep_now_ms() < deadline)
+        usleep(2000);
+    if (r == 0) {
+        kill(pid, SIGKILL);
+        waitpid(pid, &status, 0);
+        close(fds[0]);
+        snprintf(why, whylen, "no end after %d ms (a hang)", WAIT_MS);
+        return why;
+    }
+    ssize_t n = read(fds[0], why, whylen - 1);
+    close(fds[0]);
+    why[n > 0 ? n : 0] = 0;
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+        return NULL;
+    if (WIFSIGNALED(status))
+        snprintf(why, whylen, "killed by signal %d", WTERMSIG(status));
+    else if (!why[0])
+        snprintf(why, whylen, "exit status %d", WEXITSTATUS(status));
+    return why;
+}
+
+static void test_fuzz_inputs(void **state)
+{
+    (void)state;
+    const char *root = getenv("CHUHAN_FUZZ");
+    if (!root || !*root)
+        root = "tests/fuzz";
+    fuzz_init();
+    int files = 0, failures = 0;
+    for (const FuzzTarget *t = FUZZ_TARGETS; t->name; t++)
+        for (int kind = 0; kind < 2; kind++) {
+            char dir[512];
+            snprintf(dir, sizeof dir, "%s/%s/%s", root, kind ? "regress" : "corpus", t->name);
+            DIR *d = opendir(dir);
+            if (!d) {
+                if (!kind)
+                    fail_msg("no seed corpus %s", dir);
+                continue;
+            }
+            struct dirent *de;
+            while ((de = readdir(d))) {
+                char path[1024], why[512];
+                snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
+                struct stat st;
+                if (de->d_name[0] == '.' || stat(path, &st) || !S_ISREG(st.st_mode))
+                    continue;
+                FILE *f = fopen(path, "rb");
+                assert_non_null(f);
+                uint8_t *data = xmalloc((size_t)st.st_size + 1);
+                size_t n = fread(data, 1, (size_t)st.st_size, f);
+                fclose(f);
+                const char *bad = run_isolated(t->fn, data, n, why, sizeof why);
+                free(data);
+                if (bad) {
+                    print_message("fuzz-%s %s: %s\n", t->name, path, bad);
+                    failures++;
+                }
+                files++;
+            }
+            closedir(d);
+        }
+    if (failures)
+        fail_msg("%d of %d fuzz inputs fail (listed above)", failures, files);
+    assert_true(files >= 30);
+}
+
+const struct CMUnitTest *limits_tests(size_t *count)
+{
+    static const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_read_line),
+        cmocka_unit_test(test_parse_int64),
+        cmocka_unit_test(test_time_manager_extremes),
+        cmocka_unit_test(test_engine_api_limits),
+        cmocka_unit_test_setup_teardown(test_long_line_uci, setup_uci, teardown),
+        cmocka_unit_test_setup_teardown(test_long_line_ucci, setup_ucci, teardown),
+        cmocka_unit_test_setup_teardown(test_long_line_xboard, setup_xboard, teardown),
+        cmocka_unit_test_setup_teardown(test_long_first_line, setup_bare, teardown),
+        cmocka_unit_test_setup_teardown(test_ucci_stop_then_go, setup_ucci, teardown),
+        cmocka_unit_test_setup_teardown(test_position_moves_uci, setup_uci, teardown),
+        cmocka_unit_test_setup_teardown(test_position_moves_ucci, setup_ucci, teardown),
+        cmocka_unit_test_setup_teardown(test_game_length_xboard, setup_xboard, teardown),
+        cmocka_unit_test_setup_teardown(test_hash_threads_uci, setup_uci, teardown),
+        cmocka_unit_test_setup_teardown(test_hash_threads_ucci, setup_ucci, teardown),
+        cmocka_unit_test_setup_teardown(test_hash_threads_xboard, setup_xboard, teardown),
+        cmocka_unit_test_setup_teardown(test_deep_search_uci, setup_uci, teardown),
+        cmocka_unit_test_setup_teardown(test_deep_search_ucci, setup_ucci, teardown),
+        cmocka_unit_test_setup_teardown(test_deep_search_xboard, setup_xboard, teardown),
+        cmocka_unit_test_setup_teardown(test_numbers_uci, setup_uci, teardown),
+        cmocka_unit_test_setup_teardown(test_numbers_ucci, setup_ucci, teardown),
+        cmocka_unit_test_setup_teardown(test_numbers_xboard, setup_xboard, teardown),
+        cmocka_unit_test_setup_teardown(test_book_file_device, setup_uci, teardown),
+        cmocka_unit_test_setup_teardown(test_book_file_fifo, setup_uci, teardown),
+        cmocka_unit_test(test_fuzz_inputs),
+    };
+    *count = sizeof tests / sizeof tests[0];
+    return tests;
+}
