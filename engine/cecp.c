@@ -425,6 +425,12 @@ static void cmd_usermove(Cecp *x, const char *text)
         return;
     }
     int kind = atomic_load(&x->kind);
+    if (kind == S_THINK) {
+        /* a move while we think: ours comes first, and pondering may start
+         * on it (the user's move is then a ponder hit or miss) */
+        move_now(x);
+        kind = atomic_load(&x->kind);
+    }
     if (kind == S_PONDER) {
         if (!strcmp(text, x->ponder_text)) {
             /* the expected reply: the pondering becomes the search, unless
@@ -444,8 +450,6 @@ static void cmd_usermove(Cecp *x, const char *text)
             return;
         }
         cancel_search(x);
-    } else if (kind == S_THINK) {
-        move_now(x); /* a move while we think: ours comes first */
     }
     Move m = parse_move(engine_position(x->engine), text, false);
     if (m == MOVE_NONE) {
