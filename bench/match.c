@@ -19,8 +19,10 @@
 
 #include "book/book.h"
 #include "engine/cli.h"
+#include "engine/error.h"
 #include "engine/movegen.h"
 #include "engine/rules.h"
+#include "search/timeman.h"
 
 static const char *const TerminationNames[TERM_NB] = {
     "checkmate",     "stalemate",      "perpetual",  "repetition draw", "60-move rule",
@@ -36,25 +38,6 @@ static const char *const TerminationTag[TERM_NB] = {
     "normal",         "adjudication", "adjudication",     "adjudication",     "time forfeit",
     "rules infraction", "rules infraction", "abandoned",  "stalled connection",
 };
-
-static bool fail(char *err, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static bool fail(char *err, size_t len, const char *fmt, ...)
-{
-    if (err && len) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, len, fmt, ap);
-        va_end(ap);
-    }
-    return false;
-}
-
-static int64_t now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 static uint64_t splitmix(uint64_t *s)
 {
@@ -146,14 +129,14 @@ static bool engine_word(EngineSpec *e, const char *w, char *err, size_t errlen)
 {
     const char *eq = strchr(w, '=');
     if (!eq)
-        return fail(err, errlen, "engine setting '%s' is not key=value", w);
+        return err_set(err, errlen, "engine setting '%s' is not key=value", w);
     size_t k = (size_t)(eq - w);
     const char *v = eq + 1;
     long n;
 #define KEY(s) (k == strlen(s) && !strncmp(w, s, k))
     if (KEY("cmd")) {
         if (!*v || strlen(v) >= sizeof e->cmd)
-            return fail(err, errlen, "cmd= must name a command (under %zu bytes)", sizeof e->cmd);
+            return err_set(err, errlen, "cmd= must name a command (under %zu bytes)", sizeof e->cmd);
         snprintf(e->cmd, sizeof e->cmd, "%s", v);
     } else if (KEY("name")) {
         snprintf(e->name, sizeof e->name, "%s", v);
@@ -165,7 +148,7 @@ static bool engine_word(EngineSpec *e, const char *w, char *err, size_t errlen)
         else if (!strcasecmp(v, "ucci"))
             e->proto = PROTO_UCCI;
         else
-            return fail(err, errlen, "proto must be uci or ucci, not '%s'", v);
+            return err_set(err, errlen, "proto must be uci or ucci, not '%s'", v);
     } else if (k > 7 && !strncmp(w, "option.", 7)) {
         char name[64];
         snprintf(name, sizeof name, "%.*s", (int)(k - 7), w + 7);
@@ -173,7 +156,7 @@ static bool engine_word(EngineSpec *e, const char *w, char *err, size_t errlen)
         while (i < e->noptions && strcmp(e->options[i].name, name))
             i++;
         if (i == ME_MAX_OPTIONS)
-            return fail(err, errlen, "at most %d options per engine", ME_MAX_OPTIONS);
+            return err_set(err, errlen, "at most %d options per engine", ME_MAX_OPTIONS);
         if (i == e->noptions)
             e->noptions++;
         snprintf(e->options[i].name, sizeof e->options[i].name, "%s", name);
@@ -182,35 +165,35 @@ static bool engine_word(EngineSpec *e, const char *w, char *err, size_t errlen)
         if (!strcasecmp(v, "inf") || !strcasecmp(v, "none")) {
             e->limits.clock = false;
         } else if (!me_parse_tc(v, &e->limits))
-            return fail(err, errlen, "tc must be [moves/]seconds[+increment], e.g. 40/60+0.6, not '%s'", v);
+            return err_set(err, errlen, "tc must be [moves/]seconds[+increment], e.g. 40/60+0.6, not '%s'", v);
     } else if (KEY("st")) { /* seconds per move, as cutechess */
         char *end;
         double s = strtod(v, &end);
         if (!*v || *end || !(s > 0) || s > 1e6)
-            return fail(err, errlen, "st must be seconds per move, not '%s'", v);
+            return err_set(err, errlen, "st must be seconds per move, not '%s'", v);
         e->limits.movetime_ms = (int64_t)(s * 1000 + 0.5);
     } else if (KEY("movetime")) {
         if (!parse_long(v, 1, 100000000, &n))
-            return fail(err, errlen, "movetime must be milliseconds, not '%s'", v);
+            return err_set(err, errlen, "movetime must be milliseconds, not '%s'", v);
         e->limits.movetime_ms = n;
     } else if (KEY("depth")) {
         if (!parse_long(v, 1, 1000, &n))
-            return fail(err, errlen, "depth must be a number from 1, not '%s'", v);
+            return err_set(err, errlen, "depth must be a number from 1, not '%s'", v);
         e->limits.depth = (int)n;
     } else if (KEY("nodes")) {
         if (!parse_long(v, 1, LONG_MAX, &n))
-            return fail(err, errlen, "nodes must be a positive number, not '%s'", v);
+            return err_set(err, errlen, "nodes must be a positive number, not '%s'", v);
         e->limits.nodes = (uint64_t)n;
     } else if (KEY("timemargin")) {
         if (!parse_long(v, 0, 100000000, &n))
-            return fail(err, errlen, "timemargin must be milliseconds, not '%s'", v);
+            return err_set(err, errlen, "timemargin must be milliseconds, not '%s'", v);
         e->limits.margin_ms = n;
     } else if (KEY("timeout")) {
         if (!parse_long(v, 1, 100000000, &n))
-            return fail(err, errlen, "timeout must be milliseconds, not '%s'", v);
+            return err_set(err, errlen, "timeout must be milliseconds, not '%s'", v);
         e->limits.timeout_ms = n;
     } else {
-        return fail(err, errlen, "unknown engine setting '%.*s' (cmd, name, dir, proto, option.NAME, tc, st, "
+        return err_set(err, errlen, "unknown engine setting '%.*s' (cmd, name, dir, proto, option.NAME, tc, st, "
                                  "movetime, depth, nodes, timemargin, timeout)", (int)k, w);
     }
 #undef KEY
@@ -249,7 +232,7 @@ bool match_parse_args(int argc, char **argv, MatchConfig *cfg, char *err, size_t
         long v;
         if (!strcmp(o, "--engine")) {
             if (ne == MATCH_MAX_ENGINES)
-                return fail(err, errlen, "at most %d engines", MATCH_MAX_ENGINES);
+                return err_set(err, errlen, "at most %d engines", MATCH_MAX_ENGINES);
             eng[ne].first = i;
             eng[ne].n = nw;
             ne++;
@@ -259,7 +242,7 @@ bool match_parse_args(int argc, char **argv, MatchConfig *cfg, char *err, size_t
         if (!strcmp(o, "--each")) {
             for (int k = 0; k < nw; k++) {
                 if (neach == 64)
-                    return fail(err, errlen, "too many --each settings");
+                    return err_set(err, errlen, "too many --each settings");
                 each[neach++] = argv[i + k];
             }
             i += nw;
@@ -288,11 +271,11 @@ bool match_parse_args(int argc, char **argv, MatchConfig *cfg, char *err, size_t
                     ok = ok && kv_long(w, "movenumber", 0, 100000, &mn, &matched);
                 }
                 if (!ok || !matched)
-                    return fail(err, errlen, "%s: bad setting '%s' (%s)", o, w,
+                    return err_set(err, errlen, "%s: bad setting '%s' (%s)", o, w,
                                 resign ? "movecount=N score=CP [twosided=true]" : "movenumber=N movecount=N score=CP");
             }
             if (mc <= 0)
-                return fail(err, errlen, "%s needs movecount=N", o);
+                return err_set(err, errlen, "%s needs movecount=N", o);
             if (resign) {
                 cfg->resign_movecount = (int)mc;
                 cfg->resign_score = (int)(sc ? sc : 1000);
@@ -314,63 +297,63 @@ bool match_parse_args(int argc, char **argv, MatchConfig *cfg, char *err, size_t
             continue;
         }
         if (!strcmp(o, "--help") || !strcmp(o, "-h"))
-            return fail(err, errlen, "help");
+            return err_set(err, errlen, "help");
         if (nw < 1)
-            return fail(err, errlen, "%s needs a value", o);
+            return err_set(err, errlen, "%s needs a value", o);
         const char *val = argv[i++];
         if (nw > 1)
-            return fail(err, errlen, "%s takes one value ('%s' is extra)", o, argv[i]);
+            return err_set(err, errlen, "%s takes one value ('%s' is extra)", o, argv[i]);
         if (!strcmp(o, "--games")) {
             if (!parse_long(val, 1, 100000000, &v))
-                return fail(err, errlen, "--games must be a positive number");
+                return err_set(err, errlen, "--games must be a positive number");
             cfg->games = v;
         } else if (!strcmp(o, "--concurrency")) {
             if (!parse_long(val, 1, 256, &v))
-                return fail(err, errlen, "--concurrency must be from 1 to 256");
+                return err_set(err, errlen, "--concurrency must be from 1 to 256");
             cfg->concurrency = (int)v;
         } else if (!strcmp(o, "--openings")) {
             snprintf(cfg->openings, sizeof cfg->openings, "%s", val);
         } else if (!strcmp(o, "--book-plies")) {
             if (!parse_long(val, 0, 200, &v))
-                return fail(err, errlen, "--book-plies must be from 0 to 200");
+                return err_set(err, errlen, "--book-plies must be from 0 to 200");
             cfg->book_plies = (int)v;
         } else if (!strcmp(o, "--book")) {
             snprintf(cfg->book, sizeof cfg->book, "%s", val);
         } else if (!strcmp(o, "--rule")) {
             if ((cfg->rule = rules_parse(val)) < 0)
-                return fail(err, errlen, "--rule must be cxa, axf or draw, not '%s'", val);
+                return err_set(err, errlen, "--rule must be cxa, axf or draw, not '%s'", val);
         } else if (!strcmp(o, "--sixty")) {
             if (!parse_long(val, 0, 100000, &v))
-                return fail(err, errlen, "--sixty must be plies (0 disables)");
+                return err_set(err, errlen, "--sixty must be plies (0 disables)");
             cfg->sixty_plies = (int)v;
         } else if (!strcmp(o, "--repeats")) {
             if (!parse_long(val, 2, 100, &v))
-                return fail(err, errlen, "--repeats must be from 2 to 100");
+                return err_set(err, errlen, "--repeats must be from 2 to 100");
             cfg->repeats = (int)v;
         } else if (!strcmp(o, "--pgn")) {
             snprintf(cfg->pgn, sizeof cfg->pgn, "%s", val);
         } else if (!strcmp(o, "--notation")) {
             if (!notation_parse_format(val, &cfg->notation) || cfg->notation == NOTATION_AUTO)
-                return fail(err, errlen, "--notation must be uci, iccs, wxf, chinese or chinese-simplified");
+                return err_set(err, errlen, "--notation must be uci, iccs, wxf, chinese or chinese-simplified");
         } else if (!strcmp(o, "--seed")) {
             char *end;
             errno = 0;
             unsigned long long s = strtoull(val, &end, 10);
             if (!*val || *end || errno)
-                return fail(err, errlen, "--seed must be a number");
+                return err_set(err, errlen, "--seed must be a number");
             cfg->seed = s;
         } else if (!strcmp(o, "--maxmoves")) {
             if (!parse_long(val, 0, 100000, &v))
-                return fail(err, errlen, "--maxmoves must be a number of moves");
+                return err_set(err, errlen, "--maxmoves must be a number of moves");
             cfg->maxmoves = (int)v;
         } else if (!strcmp(o, "--event")) {
             snprintf(cfg->event, sizeof cfg->event, "%s", val);
         } else {
-            return fail(err, errlen, "unknown option %s", o);
+            return err_set(err, errlen, "unknown option %s", o);
         }
     }
     if (ne < 2)
-        return fail(err, errlen, "a match needs at least two --engine");
+        return err_set(err, errlen, "a match needs at least two --engine");
     cfg->nengines = ne;
     for (int e = 0; e < ne; e++) {
         EngineSpec *s = &cfg->engines[e];
@@ -383,10 +366,10 @@ bool match_parse_args(int argc, char **argv, MatchConfig *cfg, char *err, size_t
             if (!engine_word(s, argv[eng[e].first + k], err, errlen))
                 return false;
         if (!s->cmd[0])
-            return fail(err, errlen, "engine %d has no cmd=", e + 1);
+            return err_set(err, errlen, "engine %d has no cmd=", e + 1);
         const MatchLimits *l = &s->limits;
         if (!l->clock && !l->movetime_ms && !l->depth && !l->nodes)
-            return fail(err, errlen, "engine %d has no limit: give tc=, movetime=, depth= or nodes= (--each)", e + 1);
+            return err_set(err, errlen, "engine %d has no limit: give tc=, movetime=, depth= or nodes= (--each)", e + 1);
         if (!s->name[0]) {
             const char *b = strrchr(s->cmd, '/');
             snprintf(s->name, sizeof s->name, "%.*s", (int)strcspn(b ? b + 1 : s->cmd, " "), b ? b + 1 : s->cmd);
@@ -401,7 +384,7 @@ bool match_parse_args(int argc, char **argv, MatchConfig *cfg, char *err, size_t
                 snprintf(cfg->engines[b].name, sizeof cfg->engines[b].name, "%.56s-%u", old, (unsigned)(b + 1) % 100u);
             }
     if (cfg->sprt && ne != 2)
-        return fail(err, errlen, "--sprt needs exactly two engines");
+        return err_set(err, errlen, "--sprt needs exactly two engines");
     return true;
 }
 
@@ -434,7 +417,7 @@ static bool parse_opening(char *line, Referee *ref, Opening *o, char *err, size_
          t = strtok_r(NULL, " \t\r\n", &save))
         tok[n++] = t;
     if (n == 0)
-        return fail(err, errlen, "empty");
+        return err_set(err, errlen, "empty");
     char fen[256] = "";
     int i = 1;
     if (strcmp(tok[0], "startpos")) {
@@ -451,7 +434,7 @@ static bool parse_opening(char *line, Referee *ref, Opening *o, char *err, size_
     }
     char why[256];
     if (!referee_reset(ref, fen[0] ? fen : NULL, why, sizeof why))
-        return fail(err, errlen, "bad FEN: %s", why);
+        return err_set(err, errlen, "bad FEN: %s", why);
     /* skip EPD operations up to "moves" */
     while (i < n && strcmp(tok[i], "moves"))
         i++;
@@ -461,7 +444,7 @@ static bool parse_opening(char *line, Referee *ref, Opening *o, char *err, size_
         i++;
         o->moves = malloc(sizeof(Move) * (size_t)(n - i + 1));
         if (!o->moves)
-            return fail(err, errlen, "out of memory");
+            return err_set(err, errlen, "out of memory");
         for (; i < n; i++) {
             Move m = referee_parse(ref, tok[i]);
             char reason[64];
@@ -469,12 +452,12 @@ static bool parse_opening(char *line, Referee *ref, Opening *o, char *err, size_
             if (m == MOVE_NONE || (referee_play(ref, m, &illegal, reason, sizeof reason), illegal)) {
                 free(o->moves);
                 o->moves = NULL;
-                return fail(err, errlen, "move '%s' is not legal", tok[i]);
+                return err_set(err, errlen, "move '%s' is not legal", tok[i]);
             }
             if (referee_end(ref) != END_NONE) {
                 free(o->moves);
                 o->moves = NULL;
-                return fail(err, errlen, "the game is over after move '%s'", tok[i]);
+                return err_set(err, errlen, "the game is over after move '%s'", tok[i]);
             }
             o->moves[o->nmoves++] = m;
         }
@@ -483,7 +466,7 @@ static bool parse_opening(char *line, Referee *ref, Opening *o, char *err, size_
         /* the FEN as the referee writes it, "" when it is the start position */
         char norm[FEN_MAX], std_start[FEN_MAX];
         if (!referee_reset(ref, fen, why, sizeof why))
-            return fail(err, errlen, "bad FEN: %s", why);
+            return err_set(err, errlen, "bad FEN: %s", why);
         pos_fen(referee_position(ref), norm);
         referee_reset(ref, NULL, why, sizeof why);
         pos_fen(referee_position(ref), std_start);
@@ -498,18 +481,18 @@ static bool load_openings(const char *path, Opening **out, int *count, char *err
 {
     FILE *f = fopen(path, "r");
     if (!f)
-        return fail(err, errlen, "openings: cannot open %s: %s", path, strerror(errno));
+        return err_set(err, errlen, "openings: cannot open %s: %s", path, strerror(errno));
     Referee *ref = referee_new(RULE_DRAW, 0, 3);
     char *line = malloc(1 << 16);
     Opening *v = NULL;
     int n = 0, cap = 0, lineno = 0;
     bool ok = ref && line;
     if (!ok)
-        fail(err, errlen, "out of memory");
+        err_set(err, errlen, "out of memory");
     while (ok && fgets(line, 1 << 16, f)) {
         lineno++;
         if (!strchr(line, '\n') && !feof(f)) {
-            ok = fail(err, errlen, "openings: %s:%d: line too long", path, lineno);
+            ok = err_set(err, errlen, "openings: %s:%d: line too long", path, lineno);
             break;
         }
         char *p = line;
@@ -521,22 +504,22 @@ static bool load_openings(const char *path, Opening **out, int *count, char *err
             cap = cap ? cap * 2 : 64;
             Opening *nv = realloc(v, sizeof *nv * (size_t)cap);
             if (!nv) {
-                ok = fail(err, errlen, "out of memory");
+                ok = err_set(err, errlen, "out of memory");
                 break;
             }
             v = nv;
         }
         char why[300];
         if (!parse_opening(p, ref, &v[n], why, sizeof why)) {
-            ok = fail(err, errlen, "openings: %s:%d: %s", path, lineno, why);
+            ok = err_set(err, errlen, "openings: %s:%d: %s", path, lineno, why);
             break;
         }
         n++;
     }
     if (ok && ferror(f))
-        ok = fail(err, errlen, "openings: cannot read %s", path);
+        ok = err_set(err, errlen, "openings: cannot read %s", path);
     if (ok && n == 0)
-        ok = fail(err, errlen, "openings: no positions in %s", path);
+        ok = err_set(err, errlen, "openings: no positions in %s", path);
     fclose(f);
     free(line);
     referee_free(ref);
@@ -669,7 +652,7 @@ static bool ensure_engine(Worker *w, int e, char *why, size_t len)
     if (!w->eng[e]) {
         w->eng[e] = me_new(&w->m->cfg->engines[e]);
         if (!w->eng[e])
-            return fail(why, len, "out of memory");
+            return err_set(why, len, "out of memory");
     }
     if (!me_running(w->eng[e]) && !me_start(w->eng[e], why, len))
         return false;
@@ -1073,7 +1056,7 @@ bool match_run(const MatchConfig *cfg, MatchResult *res, char *err, size_t errle
 
     Match *m = calloc(1, sizeof *m);
     if (!m)
-        return fail(err, errlen, "out of memory");
+        return err_set(err, errlen, "out of memory");
     m->cfg = cfg;
     m->res = res;
     bool ok = true;
@@ -1087,7 +1070,7 @@ bool match_run(const MatchConfig *cfg, MatchResult *res, char *err, size_t errle
             m->npairs++;
         }
     if (m->npairs == 0) {
-        ok = fail(err, errlen, "a match needs at least two engines");
+        ok = err_set(err, errlen, "a match needs at least two engines");
         goto out;
     }
     m->total = cfg->games * m->npairs;
@@ -1103,7 +1086,7 @@ bool match_run(const MatchConfig *cfg, MatchResult *res, char *err, size_t errle
             goto out;
         m->order = malloc(sizeof(int) * (size_t)m->nopenings);
         if (!m->order) {
-            ok = fail(err, errlen, "out of memory");
+            ok = err_set(err, errlen, "out of memory");
             goto out;
         }
         for (int i = 0; i < m->nopenings; i++)
@@ -1122,7 +1105,7 @@ bool match_run(const MatchConfig *cfg, MatchResult *res, char *err, size_t errle
         char why[256];
         m->book = cfg->book[0] ? book_load_file(cfg->book, why, sizeof why) : book_load_default(why, sizeof why);
         if (!m->book) {
-            ok = fail(err, errlen, "book: %s", why);
+            ok = err_set(err, errlen, "book: %s", why);
             goto out;
         }
     }
@@ -1130,7 +1113,7 @@ bool match_run(const MatchConfig *cfg, MatchResult *res, char *err, size_t errle
         m->pgn = fopen(cfg->pgn, "w");
         m->pending = calloc((size_t)m->total, sizeof *m->pending);
         if (!m->pgn || !m->pending) {
-            ok = fail(err, errlen, "cannot write %s: %s", cfg->pgn, m->pgn ? "out of memory" : strerror(errno));
+            ok = err_set(err, errlen, "cannot write %s: %s", cfg->pgn, m->pgn ? "out of memory" : strerror(errno));
             goto out;
         }
     }
@@ -1140,14 +1123,14 @@ bool match_run(const MatchConfig *cfg, MatchResult *res, char *err, size_t errle
         nworkers = (int)m->total;
     workers = calloc((size_t)nworkers, sizeof *workers);
     if (!workers) {
-        ok = fail(err, errlen, "out of memory");
+        ok = err_set(err, errlen, "out of memory");
         goto out;
     }
     for (int i = 0; i < nworkers; i++) {
         workers[i].m = m;
         workers[i].ref = referee_new(cfg->rule, cfg->sixty_plies, cfg->repeats);
         if (!workers[i].ref) {
-            ok = fail(err, errlen, "out of memory");
+            ok = err_set(err, errlen, "out of memory");
             goto out;
         }
     }
@@ -1156,7 +1139,7 @@ bool match_run(const MatchConfig *cfg, MatchResult *res, char *err, size_t errle
         char why[300];
         workers[0].eng[e] = me_new(&cfg->engines[e]);
         if (!workers[0].eng[e] || !me_start(workers[0].eng[e], why, sizeof why)) {
-            ok = fail(err, errlen, "engine %s: %s", cfg->engines[e].name, workers[0].eng[e] ? why : "out of memory");
+            ok = err_set(err, errlen, "engine %s: %s", cfg->engines[e].name, workers[0].eng[e] ? why : "out of memory");
             goto out;
         }
     }
@@ -1180,7 +1163,7 @@ bool match_run(const MatchConfig *cfg, MatchResult *res, char *err, size_t errle
                 m->pending[i] = NULL;
             }
         if (m->pgn_error || fflush(m->pgn)) {
-            ok = fail(err, errlen, "error writing %s", cfg->pgn);
+            ok = err_set(err, errlen, "error writing %s", cfg->pgn);
         }
     }
 out:
@@ -1189,7 +1172,7 @@ out:
             worker_free(&workers[i]);
     free(workers);
     if (m->pgn && fclose(m->pgn) && ok)
-        ok = fail(err, errlen, "error writing %s", cfg->pgn);
+        ok = err_set(err, errlen, "error writing %s", cfg->pgn);
     if (m->pending)
         for (long i = 0; i < m->total; i++)
             free(m->pending[i]);

@@ -16,7 +16,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "engine/error.h"
 #include "engine/types.h"
+#include "search/timeman.h"
 
 #define ME_BUF (2 * ME_LINE_MAX)
 #define WRITE_TIMEOUT_MS 5000
@@ -39,25 +41,6 @@ struct MatchEngine {
     char line[ME_LINE_MAX + 1];
     char exit_text[64];
 };
-
-static int64_t now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-static bool fail(char *err, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static bool fail(char *err, size_t len, const char *fmt, ...)
-{
-    if (err && len) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, len, fmt, ap);
-        va_end(ap);
-    }
-    return false;
-}
 
 MatchEngine *me_new(const EngineSpec *spec)
 {
@@ -272,11 +255,11 @@ static bool spawn(MatchEngine *e, char *err, size_t errlen)
 {
     int in[2], out[2];
     if (pipe2(in, O_CLOEXEC))
-        return fail(err, errlen, "pipe: %s", strerror(errno));
+        return err_set(err, errlen, "pipe: %s", strerror(errno));
     if (pipe2(out, O_CLOEXEC)) {
         close(in[0]);
         close(in[1]);
-        return fail(err, errlen, "pipe: %s", strerror(errno));
+        return err_set(err, errlen, "pipe: %s", strerror(errno));
     }
     char *shell_cmd = NULL;
     const EngineSpec *s = e->spec;
@@ -320,7 +303,7 @@ static bool spawn(MatchEngine *e, char *err, size_t errlen)
     if (rc) {
         close(in[1]);
         close(out[0]);
-        return fail(err, errlen, "cannot start '%s': %s", s->cmd, strerror(rc));
+        return err_set(err, errlen, "cannot start '%s': %s", s->cmd, strerror(rc));
     }
     e->pid = pid;
     e->reaped = false;
@@ -339,11 +322,11 @@ static bool handshake_fail(MatchEngine *e, int r, const char *what, char *err, s
 {
     if (r == 0) {
         me_kill(e);
-        return fail(err, errlen, "%s: no %s within %lld ms", e->spec->name, what,
+        return err_set(err, errlen, "%s: no %s within %lld ms", e->spec->name, what,
                     (long long)e->spec->limits.timeout_ms);
     }
     me_kill(e);
-    return fail(err, errlen, "%s: the engine ended (%s) before %s", e->spec->name, me_exit_text(e), what);
+    return err_set(err, errlen, "%s: the engine ended (%s) before %s", e->spec->name, me_exit_text(e), what);
 }
 
 bool me_start(MatchEngine *e, char *err, size_t errlen)
@@ -380,7 +363,7 @@ bool me_start(MatchEngine *e, char *err, size_t errlen)
 bool me_new_game(MatchEngine *e, char *err, size_t errlen)
 {
     if (!e->running)
-        return fail(err, errlen, "%s: not running", e->spec->name);
+        return err_set(err, errlen, "%s: not running", e->spec->name);
     if (e->spec->proto == PROTO_UCI)
         send_line(e, "ucinewgame");
     int r = -1;

@@ -35,6 +35,7 @@
 #include "engine/movegen.h"
 #include "engine/position.h"
 #include "engine/rules.h"
+#include "search/timeman.h"
 
 #define BUF_BYTES (1 << 16)
 #define WRITE_MS 5000
@@ -81,13 +82,6 @@ typedef struct {
     int64_t max_overrun, max_ready_ms;
     bool have_overrun;
 } Soak;
-
-static int64_t now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 static uint64_t rnd(Soak *s)
 {

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <zstd.h>
 
+#include "engine/error.h"
 #include "engine/movegen.h"
 
 #define BOOK_MAGIC "CHUHANBK"
@@ -29,18 +30,6 @@ struct Book {
     Key *keys;      /* sorted */
     Entry *entries; /* entries[i] belongs to keys[i]; best first within a key */
 };
-
-static bool fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static bool fail(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (err && errlen) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, errlen, fmt, ap);
-        va_end(ap);
-    }
-    return false;
-}
 
 /* ---- little-endian fields and the checksum ---- */
 
@@ -229,7 +218,7 @@ Book *book_load_file(const char *path, char *err, size_t errlen)
     Book *b = book_load_memory(data, len, why, sizeof why);
     free(data);
     if (!b)
-        fail(err, errlen, "%s: %s", path, why);
+        err_set(err, errlen, "%s: %s", path, why);
     return b;
 }
 
@@ -371,7 +360,7 @@ bool book_builder_add_game(BookBuilder *b, const char *fen, const Move *moves, i
 {
     char why[160];
     if (!pos_set_fen(b->pos, fen ? fen : START_FEN, why, sizeof why))
-        return fail(err, errlen, "bad FEN: %s", why);
+        return err_set(err, errlen, "bad FEN: %s", why);
     int limit = n < b->opt.max_ply ? n : b->opt.max_ply;
     if (limit > pos_room(b->pos))
         limit = pos_room(b->pos);
@@ -381,7 +370,7 @@ bool book_builder_add_game(BookBuilder *b, const char *fen, const Move *moves, i
             cap *= 2;
         Sample *s = realloc(b->samples, cap * sizeof *s);
         if (!s)
-            return fail(err, errlen, "out of memory");
+            return err_set(err, errlen, "out of memory");
         b->samples = s;
         b->cap = cap;
     }
@@ -392,7 +381,7 @@ bool book_builder_add_game(BookBuilder *b, const char *fen, const Move *moves, i
             b->nsamples = first;
             char text[8];
             move_str(m, text, false);
-            return fail(err, errlen, "ply %d: %s is not a legal move", i + 1, text);
+            return err_set(err, errlen, "ply %d: %s is not a legal move", i + 1, text);
         }
         int us = b->pos->side;
         uint8_t r = R_UNKNOWN;
@@ -455,7 +444,7 @@ bool book_builder_add_pgn(BookBuilder *b, PgnReader *reader, const char *name, c
     }
     progress(b, name, true);
     if (k < 0)
-        return fail(err, errlen, "%s: %s", name ? name : "input", why);
+        return err_set(err, errlen, "%s: %s", name ? name : "input", why);
     return true;
 }
 
@@ -500,7 +489,7 @@ bool book_builder_finish(BookBuilder *b, void **data, size_t *size, char *err, s
         qsort(b->samples, b->nsamples, sizeof *b->samples, sample_order);
     KeyedEntry *ents = malloc((b->nsamples ? b->nsamples : 1) * sizeof *ents);
     if (!ents)
-        return fail(err, errlen, "out of memory");
+        return err_set(err, errlen, "out of memory");
     size_t n = 0;
     for (size_t i = 0; i < b->nsamples;) {
         size_t j = i;
@@ -531,7 +520,7 @@ bool book_builder_finish(BookBuilder *b, void **data, size_t *size, char *err, s
         free(ents);
         free(payload);
         free(out);
-        return fail(err, errlen, "out of memory");
+        return err_set(err, errlen, "out of memory");
     }
     unsigned char *kcol = payload, *mcol = kcol + 8 * n, *wcol = mcol + 2 * n;
     unsigned char *win = wcol + 4 * n, *draw = win + 4 * n, *loss = draw + 4 * n;
@@ -550,7 +539,7 @@ bool book_builder_finish(BookBuilder *b, void **data, size_t *size, char *err, s
     free(payload);
     if (ZSTD_isError(csize)) {
         free(out);
-        return fail(err, errlen, "zstd: %s", ZSTD_getErrorName(csize));
+        return err_set(err, errlen, "zstd: %s", ZSTD_getErrorName(csize));
     }
     uint64_t sum = checksum(out + HEADER_SIZE, csize);
     memset(out, 0, HEADER_SIZE);
@@ -582,7 +571,7 @@ bool book_builder_write(BookBuilder *b, const char *path, char *err, size_t errl
     char *tmp = malloc(plen + 8);
     if (!tmp) {
         free(data);
-        return fail(err, errlen, "out of memory");
+        return err_set(err, errlen, "out of memory");
     }
     snprintf(tmp, plen + 8, "%s.tmp", path);
     FILE *f = fopen(tmp, "wb");
@@ -599,7 +588,7 @@ bool book_builder_write(BookBuilder *b, const char *path, char *err, size_t errl
     if (!ok) {
         if (f)
             remove(tmp);
-        fail(err, errlen, "cannot write %s: %s", path, strerror(e));
+        err_set(err, errlen, "cannot write %s: %s", path, strerror(e));
     }
     free(tmp);
     free(data);

@@ -6,10 +6,11 @@
 #include "notation.h"
 
 #include <ctype.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "engine/error.h"
 
 #include "movegen.h"
 
@@ -40,17 +41,8 @@ static const char *const TYPE_WORDS[PIECE_TYPE_NB] = {"piece",  "pawn",   "advis
                                                       "horse",  "cannon", "rook",    "king"};
 static const char *const COLOR_WORDS[COLOR_NB] = {"red", "black"};
 
-static Move fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static Move fail(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (err && errlen) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, errlen, fmt, ap);
-        va_end(ap);
-    }
-    return MOVE_NONE;
-}
+/* An error for the caller (engine/error.h), then the failure value. */
+#define fail(...) (err_set(__VA_ARGS__), MOVE_NONE)
 
 /* ---- geometry in the mover's own terms ---- */
 

@@ -20,6 +20,8 @@
 #include <string.h>
 #include <zstd.h>
 
+#include "engine/error.h"
+
 #include "movegen.h"
 #include "notation.h"
 
@@ -66,17 +68,8 @@ static void buf_free(Buf *b)
     b->len = b->cap = 0;
 }
 
-static int failf(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int failf(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (err && errlen) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, errlen, fmt, ap);
-        va_end(ap);
-    }
-    return -1;
-}
+/* An error for the caller (engine/error.h), then the failure value. */
+#define failf(...) (err_set(__VA_ARGS__), -1)
 
 /* ---- the reader ---- */
 
@@ -138,12 +131,12 @@ static const char *const ICONV_NAMES[PGN_ENC_NB][ICONV_ALTS] = {
 static PgnReader *reader_new(PgnEncoding enc, char *err, size_t errlen)
 {
     if ((int)enc < 0 || enc >= PGN_ENC_NB) {
-        failf(err, errlen, "unknown encoding");
+        err_set(err, errlen, "unknown encoding");
         return NULL;
     }
     PgnReader *r = calloc(1, sizeof *r);
     if (!r) {
-        failf(err, errlen, "out of memory");
+        err_set(err, errlen, "out of memory");
         return NULL;
     }
     r->forced = enc;
@@ -161,7 +154,7 @@ static PgnReader *reader_start(PgnReader *r, char *err, size_t errlen)
     if (r->file) {
         r->in_buf = malloc(IN_CHUNK);
         if (!r->in_buf) {
-            failf(err, errlen, "out of memory");
+            err_set(err, errlen, "out of memory");
             pgn_close(r);
             return NULL;
         }
@@ -169,7 +162,7 @@ static PgnReader *reader_start(PgnReader *r, char *err, size_t errlen)
         r->in_len = fread(r->in_buf, 1, IN_CHUNK, r->file);
         if (r->in_len < IN_CHUNK) {
             if (ferror(r->file)) {
-                failf(err, errlen, "read error: %s", strerror(errno));
+                err_set(err, errlen, "read error: %s", strerror(errno));
                 pgn_close(r);
                 return NULL;
             }
@@ -179,7 +172,7 @@ static PgnReader *reader_start(PgnReader *r, char *err, size_t errlen)
     if (r->in_len >= 4 && !memcmp(r->in, ZSTD_MAGIC_BYTES, 4)) {
         r->zds = ZSTD_createDStream();
         if (!r->zds || ZSTD_isError(ZSTD_initDStream(r->zds))) {
-            failf(err, errlen, "cannot start the zstd decompressor");
+            err_set(err, errlen, "cannot start the zstd decompressor");
             pgn_close(r);
             return NULL;
         }
@@ -190,7 +183,7 @@ static PgnReader *reader_start(PgnReader *r, char *err, size_t errlen)
 PgnReader *pgn_open_stream(FILE *f, PgnEncoding enc, char *err, size_t errlen)
 {
     if (!f) {
-        failf(err, errlen, "no stream");
+        err_set(err, errlen, "no stream");
         return NULL;
     }
     PgnReader *r = reader_new(enc, err, errlen);
@@ -206,7 +199,7 @@ PgnReader *pgn_open_file(const char *path, PgnEncoding enc, char *err, size_t er
         return pgn_open_stream(stdin, enc, err, errlen);
     FILE *f = fopen(path, "rb");
     if (!f) {
-        failf(err, errlen, "cannot open %s: %s", path, strerror(errno));
+        err_set(err, errlen, "cannot open %s: %s", path, strerror(errno));
         return NULL;
     }
     PgnReader *r = reader_new(enc, err, errlen);
@@ -222,7 +215,7 @@ PgnReader *pgn_open_file(const char *path, PgnEncoding enc, char *err, size_t er
 PgnReader *pgn_open_memory(const void *data, size_t size, PgnEncoding enc, char *err, size_t errlen)
 {
     if (!data && size) {
-        failf(err, errlen, "no data");
+        err_set(err, errlen, "no data");
         return NULL;
     }
     PgnReader *r = reader_new(enc, err, errlen);
@@ -1082,7 +1075,7 @@ int pgn_next(PgnReader *r, const PgnGame **game, char *err, size_t errlen)
                 return 1;
             }
             if (k < 0) {
-                failf(r->failure, sizeof r->failure, "out of memory");
+                err_set(r->failure, sizeof r->failure, "out of memory");
                 break;
             }
         }

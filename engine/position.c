@@ -3,10 +3,11 @@
 
 #include <ctype.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "engine/error.h"
 
 Key Zobrist[PIECE_NB][SQUARE_NB];
 Key ZobristSide;
@@ -310,17 +311,6 @@ Key pos_compute_key(const Position *pos)
 
 /* ---- FEN ---- */
 
-static bool fail(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (err && errlen) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, errlen, fmt, ap);
-        va_end(ap);
-    }
-    return false;
-}
-
 static int piece_from_char(char ch)
 {
     static const char *const letters = "PAEHCRK";
@@ -377,19 +367,19 @@ static bool validate_placement(const uint8_t board[SQUARE_NB], char *err, size_t
         case KING:
             king[c] = s;
             if (!bb_test(PalaceBB[c], s))
-                return fail(err, errlen, "%s king on %s is outside its palace", COLOR_NAMES[c], name);
+                return err_set(err, errlen, "%s king on %s is outside its palace", COLOR_NAMES[c], name);
             break;
         case ADVISOR:
             if (!bb_test(PalaceBB[c], s))
-                return fail(err, errlen, "%s advisor on %s is outside its palace", COLOR_NAMES[c], name);
+                return err_set(err, errlen, "%s advisor on %s is outside its palace", COLOR_NAMES[c], name);
             break;
         case ELEPHANT:
             if (!bb_test(HalfBB[c], s))
-                return fail(err, errlen, "%s elephant on %s has crossed the river", COLOR_NAMES[c], name);
+                return err_set(err, errlen, "%s elephant on %s has crossed the river", COLOR_NAMES[c], name);
             break;
         case PAWN:
             if (bb_test(RankBB[c == RED ? 0 : 9], s))
-                return fail(err, errlen, "%s pawn on %s stands on its own back rank", COLOR_NAMES[c], name);
+                return err_set(err, errlen, "%s pawn on %s stands on its own back rank", COLOR_NAMES[c], name);
             break;
         default:
             break;
@@ -399,9 +389,9 @@ static bool validate_placement(const uint8_t board[SQUARE_NB], char *err, size_t
         for (int pt = PAWN; pt <= KING; pt++) {
             int n = count[make_piece(c, pt)];
             if (pt == KING && n == 0)
-                return fail(err, errlen, "%s has no king", COLOR_NAMES[c]);
+                return err_set(err, errlen, "%s has no king", COLOR_NAMES[c]);
             if (n > MAX_COUNT[pt])
-                return fail(err, errlen, "%s has %d %ss (at most %d)", COLOR_NAMES[c], n, TYPE_NAMES[pt],
+                return err_set(err, errlen, "%s has %d %ss (at most %d)", COLOR_NAMES[c], n, TYPE_NAMES[pt],
                         MAX_COUNT[pt]);
         }
     if (sq_file(king[RED]) == sq_file(king[BLACK])) {
@@ -409,7 +399,7 @@ static bool validate_placement(const uint8_t board[SQUARE_NB], char *err, size_t
         for (int s = king[RED] + FILE_NB; s < king[BLACK]; s += FILE_NB)
             blocked |= board[s] != NO_PIECE;
         if (!blocked)
-            return fail(err, errlen, "the kings face each other on the %c-file with nothing between",
+            return err_set(err, errlen, "the kings face each other on the %c-file with nothing between",
                         'a' + sq_file(king[RED]));
     }
     return true;
@@ -419,13 +409,13 @@ bool pos_set_fen(Position *pos, const char *fen, char *err, size_t errlen)
 {
     uint8_t board[SQUARE_NB] = {0};
     if (!fen)
-        return fail(err, errlen, "empty FEN");
+        return err_set(err, errlen, "empty FEN");
     while (isspace((unsigned char)*fen))
         fen++;
     if (!*fen)
-        return fail(err, errlen, "empty FEN");
+        return err_set(err, errlen, "empty FEN");
     if (strlen(fen) > 256)
-        return fail(err, errlen, "FEN too long (%zu characters)", strlen(fen));
+        return err_set(err, errlen, "FEN too long (%zu characters)", strlen(fen));
 
     /* Split into whitespace-separated fields. */
     char buf[260];
@@ -434,7 +424,7 @@ bool pos_set_fen(Position *pos, const char *fen, char *err, size_t errlen)
     snprintf(buf, sizeof buf, "%s", fen);
     for (char *tok = strtok(buf, " \t\r\n"); tok; tok = strtok(NULL, " \t\r\n")) {
         if (nf == 6)
-            return fail(err, errlen, "unexpected text after the move counters: '%s'", tok);
+            return err_set(err, errlen, "unexpected text after the move counters: '%s'", tok);
         fields[nf++] = tok;
     }
 
@@ -445,32 +435,32 @@ bool pos_set_fen(Position *pos, const char *fen, char *err, size_t errlen)
         char ch = *p;
         if (ch == '/') {
             if (file < FILE_NB)
-                return fail(err, errlen, "rank %d has %d points, expected 9", rank, file);
+                return err_set(err, errlen, "rank %d has %d points, expected 9", rank, file);
             if (--rank < 0)
-                return fail(err, errlen, "too many ranks (expected 10)");
+                return err_set(err, errlen, "too many ranks (expected 10)");
             file = 0;
             last_digit = false;
         } else if (ch >= '1' && ch <= '9') {
             if (last_digit)
-                return fail(err, errlen, "two digits in a row in rank %d", rank);
+                return err_set(err, errlen, "two digits in a row in rank %d", rank);
             file += ch - '0';
             if (file > FILE_NB)
-                return fail(err, errlen, "rank %d has more than 9 points", rank);
+                return err_set(err, errlen, "rank %d has more than 9 points", rank);
             last_digit = true;
         } else {
             int pc = piece_from_char(ch);
             if (!pc)
-                return fail(err, errlen, "invalid character '%c' in the board", isprint((unsigned char)ch) ? ch : '?');
+                return err_set(err, errlen, "invalid character '%c' in the board", isprint((unsigned char)ch) ? ch : '?');
             if (file >= FILE_NB)
-                return fail(err, errlen, "rank %d has more than 9 points", rank);
+                return err_set(err, errlen, "rank %d has more than 9 points", rank);
             board[make_square(file++, rank)] = (uint8_t)pc;
             last_digit = false;
         }
     }
     if (rank > 0)
-        return fail(err, errlen, "only %d ranks (expected 10)", 10 - rank);
+        return err_set(err, errlen, "only %d ranks (expected 10)", 10 - rank);
     if (file < FILE_NB)
-        return fail(err, errlen, "rank 0 has %d points, expected 9", file);
+        return err_set(err, errlen, "rank 0 has %d points, expected 9", file);
     if (!validate_placement(board, err, errlen))
         return false;
 
@@ -483,7 +473,7 @@ bool pos_set_fen(Position *pos, const char *fen, char *err, size_t errlen)
         else if (!strcmp(s, "b") || !strcmp(s, "B"))
             side = BLACK;
         else
-            return fail(err, errlen, "side to move must be 'w', 'r' or 'b', not '%s'", s);
+            return err_set(err, errlen, "side to move must be 'w', 'r' or 'b', not '%s'", s);
     }
 
     /* Fields 3-4 are chess's castling and en-passant fields, always '-' in
@@ -491,18 +481,18 @@ bool pos_set_fen(Position *pos, const char *fen, char *err, size_t errlen)
     int next = 2;
     for (int k = 0; k < 2 && next < nf && !isdigit((unsigned char)fields[next][0]); k++, next++)
         if (strcmp(fields[next], "-"))
-            return fail(err, errlen, "field %d must be '-' in xiangqi, not '%s'", next + 1, fields[next]);
+            return err_set(err, errlen, "field %d must be '-' in xiangqi, not '%s'", next + 1, fields[next]);
     long rule60 = 0, fullmove = 1;
     if (next < nf && !read_number(fields[next++], 1000, &rule60))
-        return fail(err, errlen, "halfmove clock '%s' is not a number from 0 to 1000", fields[next - 1]);
+        return err_set(err, errlen, "halfmove clock '%s' is not a number from 0 to 1000", fields[next - 1]);
     if (next < nf) {
         if (!read_number(fields[next++], 100000, &fullmove))
-            return fail(err, errlen, "fullmove number '%s' is not a number from 1 to 100000", fields[next - 1]);
+            return err_set(err, errlen, "fullmove number '%s' is not a number from 1 to 100000", fields[next - 1]);
         if (fullmove == 0)
             fullmove = 1; /* some writers start at 0 */
     }
     if (next < nf)
-        return fail(err, errlen, "unexpected text after the move counters: '%s'", fields[next]);
+        return err_set(err, errlen, "unexpected text after the move counters: '%s'", fields[next]);
 
     /* The side not to move must not be in check. */
     int them = !side;
@@ -520,7 +510,7 @@ bool pos_set_fen(Position *pos, const char *fen, char *err, size_t errlen)
     line_attacks(ksq, occ, &rook, &cannon);
     if (((rook & by_type[ROOK]) | (cannon & by_type[CANNON]) | (horse_attackers(ksq, occ) & by_type[HORSE])
          | (PawnAttackers[side][ksq] & by_type[PAWN])) & mine)
-        return fail(err, errlen, "%s is in check but it is %s's move", COLOR_NAMES[them], COLOR_NAMES[side]);
+        return err_set(err, errlen, "%s is in check but it is %s's move", COLOR_NAMES[them], COLOR_NAMES[side]);
 
     memset(pos, 0, offsetof(Position, st));
     for (int s = 0; s < SQUARE_NB; s++)

@@ -18,7 +18,6 @@
 #include <errno.h>
 #include <math.h>
 #include <pthread.h>
-#include <stdarg.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +25,7 @@
 #include <time.h>
 
 #include "engine/cli.h"
+#include "engine/error.h"
 #include "engine/movegen.h"
 #include "eval.h"
 
@@ -52,18 +52,6 @@ _Static_assert(sizeof(EvalParams) % sizeof(Score) == 0, "EvalParams holds Scores
 
 static const char *const PieceTypeNames[PIECE_TYPE_NB] = {"NO_PIECE_TYPE", "PAWN", "ADVISOR", "ELEPHANT",
                                                           "HORSE",         "CANNON", "ROOK",  "KING"};
-
-static bool fail(char *err, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static bool fail(char *err, size_t len, const char *fmt, ...)
-{
-    if (err && len) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, len, fmt, ap);
-        va_end(ap);
-    }
-    return false;
-}
 
 void tune_options_default(TuneOptions *opt)
 {
@@ -304,7 +292,7 @@ static bool add_game(TuneData *d, const PgnGame *g, char *err, size_t errlen)
             continue;
         }
         if (!add_position(d, &d->pos, result, validation))
-            return fail(err, errlen, "out of memory after %ld positions", d->stats.train + d->stats.validation);
+            return err_set(err, errlen, "out of memory after %ld positions", d->stats.train + d->stats.validation);
     }
     return true;
 }
@@ -330,7 +318,7 @@ bool tune_data_add_file(TuneData *d, const char *path, char *err, size_t errlen)
         }
     }
     if (ok && !full(d) && k < 0)
-        ok = fail(err, errlen, "%s: %s", path, why);
+        ok = err_set(err, errlen, "%s: %s", path, why);
     if (d->opt.progress) {
         fprintf(d->opt.progress, "\rtune: %s: %ld games, %ld positions\n", path, d->stats.games,
                 d->stats.train + d->stats.validation);
@@ -656,7 +644,7 @@ static int lex_line(const Lexer *lx)
 static bool lex_fail(Lexer *lx, const char *what)
 {
     if (!lx->bad)
-        fail(lx->err, lx->errlen, "%s:%d: %s", lx->path, lex_line(lx), what);
+        err_set(lx->err, lx->errlen, "%s:%d: %s", lx->path, lex_line(lx), what);
     lx->bad = true;
     return false;
 }
@@ -786,16 +774,16 @@ bool tune_read_params(const char *path, EvalParams *params, char *err, size_t er
 {
     FILE *f = fopen(path, "rb");
     if (!f)
-        return fail(err, errlen, "%s: %s", path, strerror(errno));
+        return err_set(err, errlen, "%s: %s", path, strerror(errno));
     char *text = malloc(1 << 20);
     size_t n = text ? fread(text, 1, (1 << 20) - 1, f) : 0;
     bool read_error = ferror(f) || (text && n == (1 << 20) - 1);
     fclose(f);
     if (!text)
-        return fail(err, errlen, "out of memory");
+        return err_set(err, errlen, "out of memory");
     if (read_error) {
         free(text);
-        return fail(err, errlen, "%s: cannot read (or larger than 1 MB)", path);
+        return err_set(err, errlen, "%s: cannot read (or larger than 1 MB)", path);
     }
     text[n] = 0;
     Lexer lx = {.start = text, .path = path, .err = err, .errlen = errlen};
@@ -803,7 +791,7 @@ bool tune_read_params(const char *path, EvalParams *params, char *err, size_t er
     const char *at = strstr(text, "DefaultEvalParams");
     bool ok = false;
     if (!at) {
-        fail(err, errlen, "%s: no DefaultEvalParams", path);
+        err_set(err, errlen, "%s: no DefaultEvalParams", path);
         goto out;
     }
     lx.p = at + strlen("DefaultEvalParams");
