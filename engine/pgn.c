@@ -15,7 +15,6 @@
 #include <ctype.h>
 #include <errno.h>
 #include <iconv.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zstd.h>
@@ -1131,18 +1130,8 @@ const char *pgn_error_name(PgnReplayError e)
     return (int)e >= 0 && e < PGN_ERR_NB ? NAMES[e] : "?";
 }
 
-static PgnReplayError replay_fail(PgnReplayError e, char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-static PgnReplayError replay_fail(PgnReplayError e, char *err, size_t errlen, const char *fmt, ...)
-{
-    if (err && errlen) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, errlen, fmt, ap);
-        va_end(ap);
-    }
-    return e;
-}
+/* An error for the caller (engine/error.h), then the error code e. */
+#define replay_fail(e, ...) (err_set(__VA_ARGS__), (e))
 
 PgnReplayError pgn_replay(const PgnGame *g, Position *pos, Move *moves, int max, int *nmoves, char *err,
                           size_t errlen)

@@ -10,6 +10,11 @@
 #       fuzz one target for RUNS executions (default 10000000), e.g. with
 #       -max_total_time=3600 or -fork=2 as well; new inputs go to
 #       BUILD/corpus/T, crashes to BUILD/artifacts/T-*.
+#   tests/fuzz/run.sh replay TARGET BUILD DIR...
+#       run every input of the folders once through BUILD's binary: the
+#       corpus of a long run in a fast build (make fuzz FUZZ_SANITIZE=
+#       undefined FUZZ_OPT=-O2 BUILD_TAG=fast) replayed by the default
+#       AddressSanitizer + UndefinedBehaviorSanitizer build.
 #
 # A crash is reproduced with BUILD/fuzz-T FILE; once fixed, copy FILE to
 # tests/fuzz/regress/T/ so that every run (and the test suite) replays it.
@@ -87,8 +92,19 @@ long)
     # shellcheck disable=SC2086
     exec "$bin" $f -runs="$runs" "$@" "$build/corpus/$t" $(inputs_dirs "$t")
     ;;
+replay)
+    t=${1:?target}
+    build=${2:?build}
+    shift 2
+    bin="$build/fuzz-$t"
+    [ -x "$bin" ] || { echo "fuzz: $bin missing (make fuzz)" >&2; exit 1; }
+    f=$(flags "$t" "$build")
+    # -runs=0: the inputs once each, nothing new; the folders are not written
+    # shellcheck disable=SC2086
+    exec "$bin" $f -runs=0 "$@"
+    ;;
 *)
-    sed -n '2,17p' "$0" >&2
+    sed -n '2,22p' "$0" >&2
     exit 2
     ;;
 esac
