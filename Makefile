@@ -93,6 +93,8 @@ endif
 
 deps:
 	@sh tests/deps.sh
+# Under make -j the compilers wait for the libraries' headers.
+$(LIB_OBJS) $(MAIN_OBJ) $(TEST_OBJS): | deps
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)

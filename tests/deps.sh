@@ -2,9 +2,14 @@
 # Make sure the libraries the build needs are present: cmocka (tests) and
 # zstd (opening book).  Installs them with apt-get when missing and allowed.
 missing=""
-have_header() { printf '#include <%s>\n' "$1" | ${CC:-cc} -E -x c - >/dev/null 2>&1; }
+# have_header H...: the headers, each on its own #include line, preprocess.
+have_header() {
+    for h in "$@"; do printf '#include <%s>\n' "$h"; done |
+        ${CC:-cc} -E -x c - >/dev/null 2>&1
+}
 have_header zstd.h || missing="$missing libzstd-dev"
-have_header 'stdarg.h>\n#include <stddef.h>\n#include <setjmp.h>\n#include <stdint.h>\n#include <cmocka.h' || missing="$missing libcmocka-dev"
+# cmocka.h needs these four before it
+have_header stdarg.h stddef.h setjmp.h stdint.h cmocka.h || missing="$missing libcmocka-dev"
 [ -z "$missing" ] && exit 0
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     echo "installing:$missing"
