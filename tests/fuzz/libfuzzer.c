@@ -1,6 +1,7 @@
 /* One fuzz target as a libFuzzer binary: built once per target with
  * -DFUZZ_TARGET=fuzz_<name> (make fuzz).  A broken property aborts, so that
  * libFuzzer keeps the input as a crash. */
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -17,6 +18,12 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     (void)argc;
     (void)argv;
+    /* The engine's big blocks (the Engine, a front-end's state: hundreds of
+     * KB, little of it touched) straight from mmap, whose pages come zeroed
+     * and are faulted in only where touched: glibc's threshold otherwise
+     * rises after the first free, and calloc then clears them from the heap
+     * in every execution. */
+    mallopt(M_MMAP_THRESHOLD, 128 * 1024);
     fuzz_init();
     return 0;
 }

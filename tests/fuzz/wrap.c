@@ -1,29 +1,93 @@
-/* Linked into the libFuzzer binaries only (-Wl,--wrap=...): the engine
- * that each protocol input starts gets a 1 MB hash table that stays mapped
- * from one input to the next, and at most 2 search threads, whatever the
- * options ask; and the built-in book, read-only, is loaded once for all
- * inputs.  An execution then costs a fraction of a millisecond instead of
- * the allocation and clearing of the default 16 MB table and the unpacking
- * of the book.  Sizes out of range still go to the real functions, for
- * their error messages. */
+/* Linked into the libFuzzer binaries only (-Wl,--wrap=...): what makes one
+ * protocol input cost a fraction of a millisecond instead of several, with
+ * the same behaviour as far as the input can tell.
+ *
+ * - The engine of each input gets a 1 MB hash table that stays mapped from
+ *   one input to the next, and at most 2 search threads, whatever the
+ *   options ask.  Sizes out of range still go to the real functions, for
+ *   their error messages.
+ * - The built-in book, read-only, is loaded once for all inputs.
+ * - Every search stops after at most FUZZ_NODES nodes (on top of the
+ *   limits the input gives): the front-ends, not the search, are what the
+ *   protocol targets test, and a node bound, unlike the clock, gives the
+ *   same result for the same input every time.
+ * - The thread pool of a freed engine is parked, its threads asleep, and
+ *   given to the next engine that asks for as many threads: creating the
+ *   threads was a tenth of an execution.
+ * - The thread states (4.7 MB each) and the table are cleared only after a
+ *   search has written to them (pool_start sets each thread's shared, and
+ *   marks the table): clearing them was more than half of an execution,
+ *   and many inputs do not search. */
+#include <string.h>
+
 #include "book/book.h"
+#include "engine/engine.h"
+#include "search/pages.h"
 #include "search/threads.h"
 #include "search/tt.h"
 
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define FUZZ_ASAN 1
+#include <sanitizer/asan_interface.h>
+#endif
+#endif
+
 bool __real_tt_resize(TT *tt, size_t size_mb, int threads, char *err, size_t errlen);
 bool __wrap_tt_resize(TT *tt, size_t size_mb, int threads, char *err, size_t errlen);
+void __real_tt_clear(TT *tt, int threads);
+void __wrap_tt_clear(TT *tt, int threads);
 void __real_tt_free(TT *tt);
 void __wrap_tt_free(TT *tt);
+ThreadPool *__real_pool_new(int threads, char *err, size_t errlen);
+ThreadPool *__wrap_pool_new(int threads, char *err, size_t errlen);
+void __real_pool_free(ThreadPool *pool);
+void __wrap_pool_free(ThreadPool *pool);
 bool __real_pool_resize(ThreadPool *pool, int threads, char *err, size_t errlen);
 bool __wrap_pool_resize(ThreadPool *pool, int threads, char *err, size_t errlen);
+void __real_pool_start(ThreadPool *pool, SearchShared *shared, const Position *root, BestMoveFn on_bestmove,
+                       void *ctx);
+void __wrap_pool_start(ThreadPool *pool, SearchShared *shared, const Position *root, BestMoveFn on_bestmove,
+                       void *ctx);
+void __real_search_clear(SearchThread *th);
+void __wrap_search_clear(SearchThread *th);
+void __real_engine_go(Engine *e, const SearchLimits *limits);
+void __wrap_engine_go(Engine *e, const SearchLimits *limits);
 Book *__real_book_load_default(char *err, size_t errlen);
 Book *__wrap_book_load_default(char *err, size_t errlen);
 void __real_book_free(Book *book);
 void __wrap_book_free(Book *book);
+void *__real_pages_alloc(size_t bytes, bool huge);
+void *__wrap_pages_alloc(size_t bytes, bool huge);
+void __real_pages_free(void *p, size_t bytes);
+void __wrap_pages_free(void *p, size_t bytes);
+
+/* ---- searches ---- */
+
+#define FUZZ_NODES 400
+
+void __wrap_engine_go(Engine *e, const SearchLimits *limits)
+{
+    SearchLimits lim = *limits;
+    if (!lim.nodes || lim.nodes > FUZZ_NODES)
+        lim.nodes = FUZZ_NODES;
+    __real_engine_go(e, &lim);
+}
+
+/* A thread state that no search has touched since it was zeroed (pool_start
+ * sets shared) has its histories clear already: a new game is cheap. */
+void __wrap_search_clear(SearchThread *th)
+{
+    if (th->shared)
+        __real_search_clear(th);
+}
+
+/* ---- the hash table ---- */
 
 #define TABLE_BYTES (1u << 20)
 static TTCluster table[TABLE_BYTES / sizeof(TTCluster)] __attribute__((aligned(64)));
-static TT *owner; /* the one engine using the table (one input at a time) */
+static TT *owner;         /* the one engine using the table (one input at a time) */
+static bool table_dirty; /* a search may have stored entries since the last clear */
 
 bool __wrap_tt_resize(TT *tt, size_t size_mb, int threads, char *err, size_t errlen)
 {
@@ -35,8 +99,17 @@ bool __wrap_tt_resize(TT *tt, size_t size_mb, int threads, char *err, size_t err
     tt->table = table;
     tt->bytes = TABLE_BYTES;
     tt->clusters = TABLE_BYTES / sizeof(TTCluster);
-    tt_clear(tt, threads);
+    if (table_dirty)
+        __wrap_tt_clear(tt, threads);
+    tt->generation = 0; /* as tt_clear leaves it */
     return true;
+}
+
+void __wrap_tt_clear(TT *tt, int threads)
+{
+    __real_tt_clear(tt, threads);
+    if (tt->table == table)
+        table_dirty = false;
 }
 
 void __wrap_tt_free(TT *tt)
@@ -51,12 +124,77 @@ void __wrap_tt_free(TT *tt)
     tt->bytes = 0;
 }
 
+/* ---- the thread pool ---- */
+
+static ThreadPool *parked; /* a freed engine's pool, idle, its threads asleep */
+
+/* Under AddressSanitizer nothing may touch the thread states of a parked
+ * pool: they are poisoned until the pool is handed out or really freed. */
+static void poison_states(ThreadPool *pool, bool poison)
+{
+#ifdef FUZZ_ASAN
+    for (int i = 0; i < pool_size(pool); i++) {
+        SearchThread *th = pool_thread(pool, i);
+        if (poison)
+            ASAN_POISON_MEMORY_REGION(th, sizeof *th);
+        else
+            ASAN_UNPOISON_MEMORY_REGION(th, sizeof *th);
+    }
+#else
+    (void)pool;
+    (void)poison;
+#endif
+}
+
+ThreadPool *__wrap_pool_new(int threads, char *err, size_t errlen)
+{
+    if (!parked || pool_size(parked) != threads)
+        return __real_pool_new(threads, err, errlen);
+    ThreadPool *pool = parked;
+    parked = NULL;
+    poison_states(pool, false);
+    /* The thread states as a new pool has them: zeroed, but for the id.
+     * One that pool_start never touched (it sets shared) is still so. */
+    for (int i = 0; i < threads; i++) {
+        SearchThread *th = pool_thread(pool, i);
+        if (th->shared) {
+            memset(th, 0, sizeof *th);
+            th->id = i;
+        }
+    }
+    return pool;
+}
+
+/* The pool of the last engine freed is parked (an earlier one is freed). */
+void __wrap_pool_free(ThreadPool *pool)
+{
+    if (!pool)
+        return;
+    if (parked) {
+        poison_states(parked, false);
+        __real_pool_free(parked);
+    }
+    pool_stop(pool);
+    pool_wait(pool);
+    parked = pool;
+    poison_states(pool, true);
+}
+
 bool __wrap_pool_resize(ThreadPool *pool, int threads, char *err, size_t errlen)
 {
     if (threads > 2 && threads <= MAX_THREADS)
         threads = 2;
     return __real_pool_resize(pool, threads, err, errlen);
 }
+
+void __wrap_pool_start(ThreadPool *pool, SearchShared *shared, const Position *root, BestMoveFn on_bestmove,
+                       void *ctx)
+{
+    table_dirty = true;
+    __real_pool_start(pool, shared, root, on_bestmove, ctx);
+}
+
+/* ---- the book ---- */
 
 static Book *default_book;
 
@@ -73,26 +211,11 @@ void __wrap_book_free(Book *book)
         __real_book_free(book);
 }
 
-/* Each engine's search threads take a few MB each (SearchThread) from
- * pages_alloc, and the kernel's faulting in of fresh pages was most of an
- * execution of the protocol targets.  Freed blocks are kept here (a few)
- * and handed out again, zeroed as the real function's are.  Not under
- * AddressSanitizer, where a block that was given back is better unmapped,
- * so that a use after free faults. */
-#include <string.h>
-
-#include "search/pages.h"
-
-void *__real_pages_alloc(size_t bytes, bool huge);
-void *__wrap_pages_alloc(size_t bytes, bool huge);
-void __real_pages_free(void *p, size_t bytes);
-void __wrap_pages_free(void *p, size_t bytes);
-
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define FUZZ_ASAN 1
-#endif
-#endif
+/* ---- big blocks (a Threads change) ----
+ * Freed blocks are kept here (a few) and handed out again, zeroed as the
+ * real function's are, instead of new pages that the kernel must fault in.
+ * Not under AddressSanitizer, where a block that was given back is better
+ * unmapped, so that a use after free faults. */
 
 #ifdef FUZZ_ASAN
 void *__wrap_pages_alloc(size_t bytes, bool huge) { return __real_pages_alloc(bytes, huge); }
@@ -102,6 +225,7 @@ enum { KEPT_MAX = 4 };
 static struct {
     void *p;
     size_t bytes;
+    bool zero; /* all zero already */
 } kept[KEPT_MAX];
 static int nkept;
 
@@ -110,8 +234,9 @@ void *__wrap_pages_alloc(size_t bytes, bool huge)
     for (int i = 0; i < nkept; i++)
         if (kept[i].bytes == bytes) {
             void *p = kept[i].p;
+            if (!kept[i].zero)
+                memset(p, 0, bytes);
             kept[i] = kept[--nkept];
-            memset(p, 0, bytes);
             return p;
         }
     return __real_pages_alloc(bytes, huge);
@@ -122,6 +247,11 @@ void __wrap_pages_free(void *p, size_t bytes)
     if (p && bytes <= (16u << 20) && nkept < KEPT_MAX) {
         kept[nkept].p = p;
         kept[nkept].bytes = bytes;
+        /* a thread state no search touched is zero but for its id */
+        SearchThread *th = p;
+        kept[nkept].zero = bytes == sizeof *th && !th->shared;
+        if (kept[nkept].zero)
+            th->id = 0;
         nkept++;
         return;
     }
