@@ -158,14 +158,21 @@ test-gui: all
 # built by clang with AddressSanitizer and UndefinedBehaviorSanitizer (clang
 # and libFuzzer are installed with apt-get when missing: tests/fuzz/deps.sh).
 # `make fuzz-smoke`: every target replays its seeds and regression inputs,
-# then fuzzes for FUZZ_SECONDS (about a minute in all; CI).  Long runs by
-# hand: tests/fuzz/run.sh long TARGET [RUNS] (README, Hardening).  The
+# then fuzzes for FUZZ_SECONDS (about a minute in all; CI).
+# `make fuzz-long`: every target for FUZZ_RUNS executions (10 million),
+# FUZZ_JOBS at a time, in a UBSan-only -O2 build (several times faster);
+# then the default build replays each corpus, and a table sums up (hours
+# on 2 cores: README, Hardening).  One target by hand: tests/fuzz/run.sh
+# long TARGET [RUNS].  The
 # targets' code (tests/fuzz/targets.c) is also linked into the test suite,
 # which replays the same inputs without libFuzzer.
 FUZZ_CC ?= clang
 FUZZ_TARGETS := fen uci ucci cecp pgn book
 FUZZ_SECONDS ?= 8
-FUZZ_BUILD := build/fuzz-$(notdir $(firstword $(FUZZ_CC)))-$(ARCH)$(if $(filter 1,$(USE_PEXT)),-pext)$(if $(BUILD_TAG),-$(BUILD_TAG))
+FUZZ_BASE := build/fuzz-$(notdir $(firstword $(FUZZ_CC)))-$(ARCH)$(if $(filter 1,$(USE_PEXT)),-pext)
+FUZZ_BUILD := $(FUZZ_BASE)$(if $(BUILD_TAG),-$(BUILD_TAG))
+FUZZ_RUNS ?= 10000000
+FUZZ_JOBS ?= 2
 # FUZZ_SANITIZE=undefined FUZZ_OPT=-O2 BUILD_TAG=fast: a build several times
 # faster, for long runs whose corpus is then replayed by the default build.
 FUZZ_SANITIZE ?= address,undefined
@@ -174,7 +181,7 @@ FUZZ_CFLAGS := $(CFLAGS_BASE) $(ARCH_FLAGS) $(FUZZ_OPT) -g -fno-omit-frame-point
                -fno-sanitize-recover=undefined -I. $(EXTRA_CFLAGS)
 FUZZ_OBJS := $(LIB_SRCS:%.c=$(FUZZ_BUILD)/%.o) $(FUZZ_BUILD)/tests/fuzz/targets.o $(FUZZ_BUILD)/tests/fuzz/wrap.o
 FUZZ_BINS := $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/fuzz-%)
-.PHONY: fuzz fuzz-deps fuzz-smoke
+.PHONY: fuzz fuzz-deps fuzz-smoke fuzz-long
 .SECONDARY: $(FUZZ_OBJS)
 fuzz: $(FUZZ_BINS)
 $(FUZZ_OBJS) $(FUZZ_BINS): | fuzz-deps
@@ -183,6 +190,10 @@ fuzz-deps:
 	@CC=$(FUZZ_CC) sh tests/deps.sh
 fuzz-smoke: fuzz
 	sh tests/fuzz/run.sh smoke $(FUZZ_BUILD) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+# the slowest targets first, so that the jobs end together
+fuzz-long: fuzz
+	$(MAKE) fuzz FUZZ_SANITIZE=undefined FUZZ_OPT=-O2 BUILD_TAG=fast
+	sh tests/fuzz/run.sh campaign $(FUZZ_BASE)-fast $(FUZZ_BUILD) $(FUZZ_RUNS) $(FUZZ_JOBS) cecp pgn ucci book uci fen
 # Comparisons are traced (libFuzzer's hints for matching input bytes) only
 # in the code that reads input; in the board, search and evaluation code
 # they see no input byte and took three quarters of a FEN execution.

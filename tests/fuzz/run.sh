@@ -15,6 +15,11 @@
 #       corpus of a long run in a fast build (make fuzz FUZZ_SANITIZE=
 #       undefined FUZZ_OPT=-O2 BUILD_TAG=fast) replayed by the default
 #       AddressSanitizer + UndefinedBehaviorSanitizer build.
+#   tests/fuzz/run.sh campaign FAST CHECK RUNS JOBS TARGET...
+#       `make fuzz-long`: each target long in build FAST for RUNS
+#       executions, JOBS at a time (logs: FAST/long-T.log), then its corpus
+#       replayed by build CHECK (FAST/replay-T.log); a table of executions,
+#       seconds and results at the end; fails if any run or replay failed.
 #
 # A crash is reproduced with BUILD/fuzz-T FILE; once fixed, copy FILE to
 # tests/fuzz/regress/T/ so that every run (and the test suite) replays it.
@@ -103,8 +108,48 @@ replay)
     # shellcheck disable=SC2086
     exec "$bin" $f -runs=0 "$@"
     ;;
+campaign)
+    fast=${1:?fast build}
+    check=${2:?checking build}
+    runs=${3:?runs}
+    jobs=${4:?jobs}
+    shift 4
+    for t in "$@"; do
+        for b in "$fast" "$check"; do
+            [ -x "$b/fuzz-$t" ] || { echo "fuzz: $b/fuzz-$t missing (make fuzz)" >&2; exit 1; }
+        done
+    done
+    echo "fuzz-long: $# targets, $runs executions each, $jobs at a time, in $fast (logs: $fast/long-T.log)"
+    # each job: the long run, its time, then the replay; a status file each
+    printf '%s\n' "$@" | xargs -P "$jobs" -I{} sh -c '
+        t=$1; fast=$2; check=$3; runs=$4; me=$5
+        start=$(date +%s)
+        sh "$me" long "$t" "$runs" "$fast" >"$fast/long-$t.log" 2>&1
+        rc=$?
+        end=$(date +%s)
+        sh "$me" replay "$t" "$check" "$fast/corpus/$t" >"$fast/replay-$t.log" 2>&1
+        echo "$rc $? $((end - start))" >"$fast/long-$t.status"
+        echo "fuzz-long: $t done (run status $rc, $((end - start)) s)"
+    ' sh {} "$fast" "$check" "$runs" tests/fuzz/run.sh
+    fail=0
+    printf '%-6s %12s %8s %8s %8s %8s  %s\n' target executions seconds exec/s corpus replayed result
+    for t in "$@"; do
+        read -r rc replay secs <"$fast/long-$t.status" || { rc=1; replay=1; secs=0; }
+        n=$(sed -n 's/^stat::number_of_executed_units: *//p' "$fast/long-$t.log")
+        corpus=$(find "$fast/corpus/$t" -type f | wc -l)
+        replayed=$(sed -n 's/^stat::number_of_executed_units: *//p' "$fast/replay-$t.log")
+        result=""
+        [ "$rc" = 0 ] || result="run FAILED (see $fast/long-$t.log, inputs in $fast/artifacts/)"
+        [ "$replay" = 0 ] || result="${result:+$result; }replay by $check FAILED ($fast/replay-$t.log)"
+        [ -n "$result" ] && fail=1
+        result=${result:-clean}
+        printf '%-6s %12s %8s %8s %8s %8s  %s\n' "$t" "${n:-?}" "$secs" "$(( ${n:-0} / (secs > 0 ? secs : 1) ))" \
+            "$corpus" "${replayed:-?}" "$result"
+    done
+    exit $fail
+    ;;
 *)
-    sed -n '2,22p' "$0" >&2
+    sed -n '2,/^set -u/p' "$0" | sed '$d' >&2
     exit 2
     ;;
 esac
