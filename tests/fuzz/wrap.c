@@ -19,6 +19,7 @@
  *   marks the table): clearing them was more than half of an execution,
  *   and many inputs do not search. */
 #include <string.h>
+#include <sys/mman.h>
 
 #include "book/book.h"
 #include "engine/engine.h"
@@ -62,9 +63,18 @@ void *__wrap_pages_alloc(size_t bytes, bool huge);
 void __real_pages_free(void *p, size_t bytes);
 void __wrap_pages_free(void *p, size_t bytes);
 
+/* Zero a block from pages_alloc (whole pages): the kernel drops its pages,
+ * and gives zeroed ones again where the next user touches it, which for a
+ * thread state after a short search is a few pages of its 4.7 MB. */
+static void zero_pages(void *p, size_t bytes)
+{
+    if (madvise(p, bytes, MADV_DONTNEED) != 0)
+        memset(p, 0, bytes);
+}
+
 /* ---- searches ---- */
 
-#define FUZZ_NODES 400
+#define FUZZ_NODES 100
 
 void __wrap_engine_go(Engine *e, const SearchLimits *limits)
 {
@@ -85,7 +95,7 @@ void __wrap_search_clear(SearchThread *th)
 /* ---- the hash table ---- */
 
 #define TABLE_BYTES (1u << 20)
-static TTCluster table[TABLE_BYTES / sizeof(TTCluster)] __attribute__((aligned(64)));
+static TTCluster table[TABLE_BYTES / sizeof(TTCluster)] __attribute__((aligned(4096)));
 static TT *owner;         /* the one engine using the table (one input at a time) */
 static bool table_dirty; /* a search may have stored entries since the last clear */
 
@@ -107,9 +117,13 @@ bool __wrap_tt_resize(TT *tt, size_t size_mb, int threads, char *err, size_t err
 
 void __wrap_tt_clear(TT *tt, int threads)
 {
-    __real_tt_clear(tt, threads);
-    if (tt->table == table)
-        table_dirty = false;
+    if (tt->table != table) {
+        __real_tt_clear(tt, threads);
+        return;
+    }
+    zero_pages(table, TABLE_BYTES);
+    tt->generation = 0; /* as tt_clear leaves it */
+    table_dirty = false;
 }
 
 void __wrap_tt_free(TT *tt)
@@ -158,7 +172,7 @@ ThreadPool *__wrap_pool_new(int threads, char *err, size_t errlen)
     for (int i = 0; i < threads; i++) {
         SearchThread *th = pool_thread(pool, i);
         if (th->shared) {
-            memset(th, 0, sizeof *th);
+            zero_pages(th, sizeof *th);
             th->id = i;
         }
     }
@@ -213,7 +227,7 @@ void __wrap_book_free(Book *book)
 
 /* ---- big blocks (a Threads change) ----
  * Freed blocks are kept here (a few) and handed out again, zeroed as the
- * real function's are, instead of new pages that the kernel must fault in.
+ * real function's are, instead of a new mapping each time.
  * Not under AddressSanitizer, where a block that was given back is better
  * unmapped, so that a use after free faults. */
 
@@ -235,7 +249,7 @@ void *__wrap_pages_alloc(size_t bytes, bool huge)
         if (kept[i].bytes == bytes) {
             void *p = kept[i].p;
             if (!kept[i].zero)
-                memset(p, 0, bytes);
+                zero_pages(p, bytes);
             kept[i] = kept[--nkept];
             return p;
         }
