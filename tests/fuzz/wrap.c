@@ -19,7 +19,6 @@
  *   marks the table): clearing them was more than half of an execution,
  *   and many inputs do not search. */
 #include <string.h>
-#include <sys/mman.h>
 
 #include "book/book.h"
 #include "engine/engine.h"
@@ -63,15 +62,6 @@ void *__wrap_pages_alloc(size_t bytes, bool huge);
 void __real_pages_free(void *p, size_t bytes);
 void __wrap_pages_free(void *p, size_t bytes);
 
-/* Zero a block from pages_alloc (whole pages): the kernel drops its pages,
- * and gives zeroed ones again where the next user touches it, which for a
- * thread state after a short search is a few pages of its 4.7 MB. */
-static void zero_pages(void *p, size_t bytes)
-{
-    if (madvise(p, bytes, MADV_DONTNEED) != 0)
-        memset(p, 0, bytes);
-}
-
 /* ---- searches ---- */
 
 #define FUZZ_NODES 100
@@ -95,7 +85,7 @@ void __wrap_search_clear(SearchThread *th)
 /* ---- the hash table ---- */
 
 #define TABLE_BYTES (1u << 20)
-static TTCluster table[TABLE_BYTES / sizeof(TTCluster)] __attribute__((aligned(4096)));
+static TTCluster table[TABLE_BYTES / sizeof(TTCluster)] __attribute__((aligned(64)));
 static TT *owner;         /* the one engine using the table (one input at a time) */
 static bool table_dirty; /* a search may have stored entries since the last clear */
 
@@ -121,7 +111,7 @@ void __wrap_tt_clear(TT *tt, int threads)
         __real_tt_clear(tt, threads);
         return;
     }
-    zero_pages(table, TABLE_BYTES);
+    memset(table, 0, TABLE_BYTES);
     tt->generation = 0; /* as tt_clear leaves it */
     table_dirty = false;
 }
@@ -172,7 +162,7 @@ ThreadPool *__wrap_pool_new(int threads, char *err, size_t errlen)
     for (int i = 0; i < threads; i++) {
         SearchThread *th = pool_thread(pool, i);
         if (th->shared) {
-            zero_pages(th, sizeof *th);
+            memset(th, 0, sizeof *th);
             th->id = i;
         }
     }
@@ -249,7 +239,7 @@ void *__wrap_pages_alloc(size_t bytes, bool huge)
         if (kept[i].bytes == bytes) {
             void *p = kept[i].p;
             if (!kept[i].zero)
-                zero_pages(p, bytes);
+                memset(p, 0, bytes);
             kept[i] = kept[--nkept];
             return p;
         }
