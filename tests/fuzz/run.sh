@@ -35,11 +35,18 @@ default_build() {
 }
 
 # libFuzzer flags shared by both modes, for target $1 in build $2.
+# Inputs up to 4 kB; a protocol session up to 1 kB (some hundred commands):
+# its cost grows with its length (each move a search), and long sessions
+# are the soak's part.
 flags() {
     dict=""
     [ -f "tests/fuzz/$1.dict" ] && dict="-dict=tests/fuzz/$1.dict"
     mkdir -p "$2/corpus/$1" "$2/artifacts"
-    echo "-timeout=10 -rss_limit_mb=2560 -max_len=4096 -print_final_stats=1 -artifact_prefix=$2/artifacts/$1- $dict"
+    case "$1" in
+    uci | ucci | cecp) max=1024 ;;
+    *) max=4096 ;;
+    esac
+    echo "-timeout=10 -rss_limit_mb=2560 -max_len=$max -print_final_stats=1 -artifact_prefix=$2/artifacts/$1- $dict"
 }
 
 # The committed input folders of target $1 that exist (git keeps no empty one).
