@@ -159,6 +159,32 @@ static void test_nodes_limit(void **state)
     engine_free(e);
 }
 
+/* With several threads the node limit holds too: no depth is reported as
+ * completed long after the threads together passed it. */
+static void test_nodes_limit_threads(void **state)
+{
+    (void)state;
+    Engine *e = new_engine();
+    char err[256];
+    assert_true(engine_set_option(e, "Threads", "2", err, sizeof err));
+    for (int i = 0; i < BenchCount; i += 4) {
+        assert_true(engine_set_position(e, BenchFens[i], NULL, 0, false, err, sizeof err));
+        SearchLimits lim;
+        limits_clear(&lim);
+        lim.nodes = 300;
+        cap.have_info = false;
+        cap.bestmoves = 0;
+        engine_go(e, &lim);
+        engine_wait(e);
+        assert_int_equal(cap.bestmoves, 1);
+        assert_true(pos_legal(engine_position(e), cap.best));
+        if (cap.have_info && cap.last.nodes > 300 + 512)
+            fail_msg("%s: a depth completed at %llu nodes under a limit of 300", BenchFens[i],
+                     (unsigned long long)cap.last.nodes);
+    }
+    engine_free(e);
+}
+
 /* Whole games of the engine against itself by fixed depth: every move
  * legal, the game ends by the rules or the ply limit. */
 static void test_self_play(void **state)
@@ -479,6 +505,7 @@ const struct CMUnitTest *search_tests(size_t *count)
         cmocka_unit_test(test_no_legal_move_is_a_loss),
         cmocka_unit_test(test_bestmove_legal_in_bench_positions),
         cmocka_unit_test(test_nodes_limit),
+        cmocka_unit_test(test_nodes_limit_threads),
         cmocka_unit_test(test_self_play),
         cmocka_unit_test(test_bench_deterministic),
         cmocka_unit_test(test_search_obeys_repetition_rules),
