@@ -160,9 +160,14 @@ say "$ncoord plies, all legal; the rules say: $rule_result ($rule_reason)"
 # claims by the engines: each must be what the rules say
 claims=$(grep -oE '<(first |second): (1-0|0-1|1/2-1/2) \{[^}]*\}' "$debug" || true)
 if [ -n "$claims" ]; then
-    printf '%s\n' "$claims" | while read -r who _ claim rest; do
-        [ "$claim" = "$rules_pgn" ] || { say "FAILED: false claim by ${who#<} $claim $rest; the rules say $rule_result"; exit 1; }
-        say "claim ${who#<} $claim $rest: confirmed by the rules"
+    # XBoard pads the name: "<first : 1-0 {...}" but "<second: 1-0 {...}",
+    # so the fields are split at the colon, not at blanks
+    printf '%s\n' "$claims" | while IFS= read -r line; do
+        who=$(printf '%s' "$line" | sed -E 's/^<(first|second) ?:.*/\1/')
+        claim=$(printf '%s' "$line" | sed -E 's/^<[a-z]+ ?: ([^ ]+) .*/\1/')
+        rest=$(printf '%s' "$line" | sed -E 's/^[^{]*//')
+        [ "$claim" = "$rules_pgn" ] || { say "FAILED: false claim by $who: $claim $rest; the rules say $rule_result"; exit 1; }
+        say "claim by $who: $claim $rest: confirmed by the rules"
     done || exit 1
     [ "$result" = "$rules_pgn" ] || fail "the PGN says $result, the engines claimed $rules_pgn"
 else
