@@ -33,7 +33,8 @@ bool perft_parse_case(const char *line, PerftCase *pc, char *err, size_t errlen)
         return false;
     memset(pc, 0, sizeof *pc);
     int field = 0;
-    for (char *tok = strtok(buf, ";"); tok; tok = strtok(NULL, ";"), field++) {
+    char *save = NULL;
+    for (char *tok = strtok_r(buf, ";", &save); tok; tok = strtok_r(NULL, ";", &save), field++) {
         trim(tok);
         if (field == 0) {
             snprintf(pc->fen, sizeof pc->fen, "%s", tok);

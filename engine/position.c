@@ -422,7 +422,8 @@ bool pos_set_fen(Position *pos, const char *fen, char *err, size_t errlen)
     char *fields[8];
     int nf = 0;
     snprintf(buf, sizeof buf, "%s", fen);
-    for (char *tok = strtok(buf, " \t\r\n"); tok; tok = strtok(NULL, " \t\r\n")) {
+    char *save = NULL; /* strtok_r: match workers read FENs at the same time */
+    for (char *tok = strtok_r(buf, " \t\r\n", &save); tok; tok = strtok_r(NULL, " \t\r\n", &save)) {
         if (nf == 6)
             return err_set(err, errlen, "unexpected text after the move counters: '%s'", tok);
         fields[nf++] = tok;
