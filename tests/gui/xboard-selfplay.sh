@@ -161,11 +161,8 @@ say "$ncoord plies, all legal; the rules say: $rule_result ($rule_reason)"
 claims=$(grep -oE '<(first |second): (1-0|0-1|1/2-1/2) \{[^}]*\}' "$debug" || true)
 if [ -n "$claims" ]; then
     # XBoard pads the name: "<first : 1-0 {...}" but "<second: 1-0 {...}",
-    # so the fields are split at the colon, not at blanks
-    printf '%s\n' "$claims" | while IFS= read -r line; do
-        who=$(printf '%s' "$line" | sed -E 's/^<(first|second) ?:.*/\1/')
-        claim=$(printf '%s' "$line" | sed -E 's/^<[a-z]+ ?: ([^ ]+) .*/\1/')
-        rest=$(printf '%s' "$line" | sed -E 's/^[^{]*//')
+    # so the name and colon become one field before the split at blanks
+    printf '%s\n' "$claims" | sed -E 's/^<(first|second) ?: /\1 /' | while read -r who claim rest; do
         [ "$claim" = "$rules_pgn" ] || { say "FAILED: false claim by $who: $claim $rest; the rules say $rule_result"; exit 1; }
         say "claim by $who: $claim $rest: confirmed by the rules"
     done || exit 1
