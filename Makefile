@@ -71,7 +71,7 @@ CONFIG := $(notdir $(firstword $(CC)))-$(ARCH)$(if $(filter 1,$(USE_PEXT)),-pext
 BUILD_TAG ?=
 BUILD := build/$(CONFIG)$(if $(BUILD_TAG),-$(BUILD_TAG))
 
-SRC_DIRS := engine search eval book bench
+SRC_DIRS := engine engine/util engine/board engine/rules engine/records engine/protocol search eval book bench
 SRCS := $(foreach d,$(SRC_DIRS),$(wildcard $(d)/*.c))
 MAIN_SRC := engine/main.c
 LIB_SRCS := $(filter-out $(MAIN_SRC),$(SRCS))
@@ -197,7 +197,7 @@ fuzz-long: fuzz
 # Comparisons are traced (libFuzzer's hints for matching input bytes) only
 # in the code that reads input; in the board, search and evaluation code
 # they see no input byte and took three quarters of a FEN execution.
-FUZZ_NO_CMP := engine/bitboard engine/magic engine/movegen engine/position engine/rules search/% eval/%
+FUZZ_NO_CMP := engine/board/% engine/rules/rules search/% eval/%
 $(FUZZ_NO_CMP:%=$(FUZZ_BUILD)/%.o): FUZZ_COV := -fno-sanitize-coverage=trace-cmp
 $(FUZZ_BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)

@@ -19,9 +19,9 @@
 
 #include "book/book.h"
 #include "engine/cli.h"
-#include "engine/error.h"
-#include "engine/movegen.h"
-#include "engine/rules.h"
+#include "engine/util/error.h"
+#include "engine/board/movegen.h"
+#include "engine/rules/rules.h"
 #include "search/timeman.h"
 
 static const char *const TerminationNames[TERM_NB] = {

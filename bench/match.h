@@ -12,7 +12,7 @@
 
 #include <stdio.h>
 
-#include "engine/notation.h"
+#include "engine/records/notation.h"
 #include "match_engine.h"
 #include "match_referee.h"
 #include "match_stats.h"

@@ -16,8 +16,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "engine/error.h"
-#include "engine/types.h"
+#include "engine/util/error.h"
+#include "engine/board/types.h"
 #include "search/timeman.h"
 
 #define ME_BUF (2 * ME_LINE_MAX)

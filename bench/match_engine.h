@@ -61,7 +61,7 @@ typedef struct {
 
 /* What one "go" says: the side to move and both clocks. */
 typedef struct {
-    int side;                  /* RED or BLACK (engine/types.h) */
+    int side;                  /* RED or BLACK (engine/board/types.h) */
     int64_t time_ms[2], inc_ms[2];
     int movestogo;             /* 0: not sent */
 } MeClock;

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/movegen.h"
-#include "engine/rules.h"
+#include "engine/board/movegen.h"
+#include "engine/rules/rules.h"
 
 struct Referee {
     int rule, sixty, repeats;

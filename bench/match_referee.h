@@ -1,6 +1,6 @@
 /* The referee of a game: it keeps the position and the moves, checks every
  * move for legality and rules on the end of the game after each one with
- * the repetition rules of engine/rules.h (rules_judge_at): no legal move
+ * the repetition rules of engine/rules/rules.h (rules_judge_at): no legal move
  * loses (checkmate and stalemate), perpetual check and chase lose by the
  * chosen rule set once the position has occurred min_repeats times, other
  * repetitions draw, the 60-move rule draws; a game longer than a Position
@@ -8,7 +8,7 @@
 #ifndef CHUHAN_MATCH_REFEREE_H
 #define CHUHAN_MATCH_REFEREE_H
 
-#include "engine/position.h"
+#include "engine/board/position.h"
 
 typedef enum { GAME_ONGOING, GAME_RED_WINS, GAME_BLACK_WINS, GAME_DRAW } GameResult;
 

@@ -4,7 +4,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "engine/movegen.h"
+#include "engine/board/movegen.h"
 
 static double now_seconds(void)
 {

@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "engine/position.h"
+#include "engine/board/position.h"
 
 /* One line of a perft suite file: "FEN ; D1 n ; D2 n ; ... ; id=... ; ...". */
 typedef struct {

@@ -32,9 +32,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "engine/movegen.h"
-#include "engine/position.h"
-#include "engine/rules.h"
+#include "engine/board/movegen.h"
+#include "engine/board/position.h"
+#include "engine/rules/rules.h"
 #include "search/timeman.h"
 
 #define BUF_BYTES (1 << 16)

@@ -10,8 +10,8 @@
 #include <string.h>
 #include <zstd.h>
 
-#include "engine/error.h"
-#include "engine/movegen.h"
+#include "engine/util/error.h"
+#include "engine/board/movegen.h"
 
 #define BOOK_MAGIC "CHUHANBK"
 #define BOOK_VERSION 1u

@@ -21,8 +21,8 @@
 
 #include <stdio.h>
 
-#include "engine/pgn.h"
-#include "engine/position.h"
+#include "engine/records/pgn.h"
+#include "engine/board/position.h"
 
 typedef struct Book Book;
 

@@ -11,8 +11,8 @@
 
 #include "book.h"
 #include "engine/cli.h"
-#include "engine/movegen.h"
-#include "engine/notation.h"
+#include "engine/board/movegen.h"
+#include "engine/records/notation.h"
 
 static int usage(void)
 {

@@ -11,8 +11,8 @@
 
 #include "eval/eval.h"
 #include "book/book.h"
-#include "movegen.h"
-#include "rules.h"
+#include "engine/board/movegen.h"
+#include "engine/rules/rules.h"
 #include "search/threads.h"
 
 enum {

@@ -5,7 +5,7 @@
 #ifndef CHUHAN_ENGINE_H
 #define CHUHAN_ENGINE_H
 
-#include "position.h"
+#include "engine/board/position.h"
 #include "search/search.h"
 
 typedef struct Engine Engine;

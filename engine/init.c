@@ -2,8 +2,8 @@
 
 #include <pthread.h>
 
-#include "bitboard.h"
-#include "position.h"
+#include "engine/board/bitboard.h"
+#include "engine/board/position.h"
 #include "eval/eval.h"
 #include "search/search.h"
 

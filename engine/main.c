@@ -6,9 +6,9 @@
 
 #include "bench/perft.h"
 #include "cli.h"
-#include "protocol.h"
+#include "engine/protocol/protocol.h"
 #include "init.h"
-#include "movegen.h"
+#include "engine/board/movegen.h"
 
 static int usage(void)
 {

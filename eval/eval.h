@@ -2,7 +2,7 @@
 #ifndef CHUHAN_EVAL_H
 #define CHUHAN_EVAL_H
 
-#include "engine/position.h"
+#include "engine/board/position.h"
 #include "params.h"
 
 /* Largest magnitude evaluate() returns, below every mate and rule score. */

@@ -6,7 +6,7 @@
 
 #include <stdint.h>
 
-#include "engine/types.h"
+#include "engine/board/types.h"
 
 typedef int32_t Score; /* eg in the high 16 bits, mg in the low 16 */
 

@@ -25,8 +25,8 @@
 #include <time.h>
 
 #include "engine/cli.h"
-#include "engine/error.h"
-#include "engine/movegen.h"
+#include "engine/util/error.h"
+#include "engine/board/movegen.h"
 #include "eval.h"
 
 #define CHUNKS 64 /* fixed work split: the sums do not depend on the thread count */

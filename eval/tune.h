@@ -11,7 +11,7 @@
 
 #include <stdio.h>
 
-#include "engine/pgn.h"
+#include "engine/records/pgn.h"
 #include "params.h"
 
 typedef struct {

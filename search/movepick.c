@@ -1,6 +1,6 @@
 #include "movepick.h"
 
-#include "engine/movegen.h"
+#include "engine/board/movegen.h"
 #include "eval/eval.h"
 
 enum {

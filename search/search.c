@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/movegen.h"
-#include "engine/rules.h"
+#include "engine/board/movegen.h"
+#include "engine/rules/rules.h"
 #include "eval/eval.h"
 #include "movepick.h"
 #include "params.h"

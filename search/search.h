@@ -7,7 +7,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 
-#include "engine/position.h"
+#include "engine/board/position.h"
 #include "timeman.h"
 #include "tt.h"
 
@@ -51,7 +51,7 @@ typedef struct SearchShared {
     SearchLimits limits;
     TimeMan tm;
     int multipv;
-    int rule;              /* repetition rule set (engine/rules.h) */
+    int rule;              /* repetition rule set (engine/rules/rules.h) */
     int sixty_move_plies;  /* 0: no 60-move rule */
     atomic_bool stop;      /* every thread stops at its next node */
     atomic_bool pondering; /* the main thread may not stop on time */

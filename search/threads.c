@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pages.h"
+#include "engine/util/pages.h"
 
 typedef struct {
     pthread_t tid;

@@ -4,7 +4,7 @@
 
 #include <stdint.h>
 
-#include "engine/types.h"
+#include "engine/board/types.h"
 
 typedef struct {
     int64_t time[COLOR_NB], inc[COLOR_NB]; /* ms, < 0 when not given */

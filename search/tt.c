@@ -6,7 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "pages.h"
+#include "engine/util/pages.h"
 
 static inline uint64_t pack(Move move, int value, int eval, int depth, int bound, bool pv, uint8_t gen)
 {

@@ -21,7 +21,7 @@
 #include <stdatomic.h>
 #include <stddef.h>
 
-#include "engine/types.h"
+#include "engine/board/types.h"
 
 enum { TT_BOUND_NONE, TT_BOUND_UPPER, TT_BOUND_LOWER, TT_BOUND_EXACT = TT_BOUND_UPPER | TT_BOUND_LOWER };
 

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/bitboard.h"
+#include "engine/board/bitboard.h"
 #include "tests.h"
 
 static void test_bit_operations(void **state)

@@ -9,8 +9,8 @@
 #include <unistd.h>
 
 #include "book/book.h"
-#include "engine/movegen.h"
-#include "engine/notation.h"
+#include "engine/board/movegen.h"
+#include "engine/records/notation.h"
 #include "tests.h"
 
 static Position pos;

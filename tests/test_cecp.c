@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/movegen.h"
+#include "engine/board/movegen.h"
 #include "pipe.h"
 #include "tests.h"
 

@@ -15,8 +15,8 @@
 #include <unistd.h>
 
 #include "engine/engine.h"
-#include "engine/movegen.h"
-#include "engine/protocol.h"
+#include "engine/board/movegen.h"
+#include "engine/protocol/protocol.h"
 #include "fuzz/fuzz.h"
 #include "pipe.h"
 #include "search/threads.h"
@@ -269,7 +269,7 @@ static void test_long_first_line(void **state)
     ep_send(&ep, "d");
     expect("Fen:", WAIT_MS);
     if (!strstr(log_buf, "Fen: " START_FEN) || !strstr(log_buf, "input line longer than"))
-        fail_msg("a first line of 300 KB was not refused (engine/protocol.c protocol_main passes it on cut short, "
+        fail_msg("a first line of 300 KB was not refused (engine/protocol/protocol.c protocol_main passes it on cut short, "
                  "without its too_long flag):\n%.4000s",
                  log_buf);
 }
@@ -277,7 +277,7 @@ static void test_long_first_line(void **state)
 /* ---- a race found by fuzzing ---- */
 
 /* stop, then go at once: the stopped search's bestmove must not be taken
- * for the new search's (engine/ucci.c cmd_go resets `reported` before
+ * for the new search's (engine/protocol/ucci.c cmd_go resets `reported` before
  * engine_go waits for the stopped search, whose callback then sets it, and
  * the main loop waits for the new, endless search on the next command). */
 static void test_ucci_stop_then_go(void **state)

@@ -11,9 +11,9 @@
 #include <unistd.h>
 
 #include "bench/match.h"
-#include "engine/movegen.h"
-#include "engine/pgn.h"
-#include "engine/rules.h"
+#include "engine/board/movegen.h"
+#include "engine/records/pgn.h"
+#include "engine/rules/rules.h"
 #include "tests.h"
 
 /* ---- the referee on cases.txt ---- */

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "bench/perft.h"
-#include "engine/movegen.h"
+#include "engine/board/movegen.h"
 #include "tests.h"
 
 static Position pos;

@@ -8,9 +8,9 @@
 #include <string.h>
 #include <zstd.h>
 
-#include "engine/movegen.h"
-#include "engine/notation.h"
-#include "engine/pgn.h"
+#include "engine/board/movegen.h"
+#include "engine/records/notation.h"
+#include "engine/records/pgn.h"
 #include "tests.h"
 
 static Position pos;

@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "engine/movegen.h"
+#include "engine/board/movegen.h"
 #include "tests.h"
 
 static Position pos;

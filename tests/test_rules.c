@@ -6,8 +6,8 @@
 #include <string.h>
 #include <sys/wait.h>
 
-#include "engine/movegen.h"
-#include "engine/rules.h"
+#include "engine/board/movegen.h"
+#include "engine/rules/rules.h"
 #include "tests.h"
 
 static Position pos;

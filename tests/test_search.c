@@ -8,7 +8,7 @@
 
 #include "bench/bench.h"
 #include "engine/engine.h"
-#include "engine/movegen.h"
+#include "engine/board/movegen.h"
 #include "tests.h"
 
 typedef struct {

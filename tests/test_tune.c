@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "engine/pgn.h"
+#include "engine/records/pgn.h"
 #include "eval/eval.h"
 #include "eval/tune.h"
 #include "tests.h"

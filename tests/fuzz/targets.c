@@ -15,11 +15,11 @@
 
 #include "book/book.h"
 #include "engine/init.h"
-#include "engine/movegen.h"
-#include "engine/notation.h"
-#include "engine/pgn.h"
-#include "engine/protocol.h"
-#include "engine/rules.h"
+#include "engine/board/movegen.h"
+#include "engine/records/notation.h"
+#include "engine/records/pgn.h"
+#include "engine/protocol/protocol.h"
+#include "engine/rules/rules.h"
 #include "eval/eval.h"
 
 /* A formatted failure, kept in a static buffer (one input at a time). */

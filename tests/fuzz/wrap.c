@@ -22,7 +22,7 @@
 
 #include "book/book.h"
 #include "engine/engine.h"
-#include "search/pages.h"
+#include "engine/util/pages.h"
 #include "search/threads.h"
 #include "search/tt.h"
 

@@ -19,7 +19,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "movegen.h"
+#include "engine/board/movegen.h"
 
 #define MAX_CYCLE 512     /* longer cycles are not analysed (ruled a draw) */
 #define STACK_NEED 48     /* free states the analysis may push */

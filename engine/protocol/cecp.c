@@ -25,10 +25,10 @@
 #include <string.h>
 #include <strings.h>
 
-#include "init.h"
-#include "movegen.h"
+#include "engine/init.h"
+#include "engine/board/movegen.h"
 #include "protocol.h"
-#include "rules.h"
+#include "engine/rules/rules.h"
 
 typedef enum { S_NONE, S_THINK, S_PONDER, S_ANALYZE } SearchKind;
 

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "engine/cli.h"
 #include "rules.h"
 
 static int judge_usage(void)

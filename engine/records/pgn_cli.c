@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "engine/cli.h"
 #include "notation.h"
 #include "pgn.h"
 

@@ -1,4 +1,4 @@
-#include "engine/error.h"
+#include "error.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/error.h"
+#include "engine/util/error.h"
 
-#include "movegen.h"
+#include "engine/board/movegen.h"
 
 enum { FORWARD = 1, BACKWARD, SIDEWAYS };
 
@@ -41,7 +41,7 @@ static const char *const TYPE_WORDS[PIECE_TYPE_NB] = {"piece",  "pawn",   "advis
                                                       "horse",  "cannon", "rook",    "king"};
 static const char *const COLOR_WORDS[COLOR_NB] = {"red", "black"};
 
-/* An error for the caller (engine/error.h), then the failure value. */
+/* An error for the caller (engine/util/error.h), then the failure value. */
 #define fail(...) (err_set(__VA_ARGS__), MOVE_NONE)
 
 /* ---- geometry in the mover's own terms ---- */

@@ -8,7 +8,7 @@
 #ifndef CHUHAN_RULES_H
 #define CHUHAN_RULES_H
 
-#include "position.h"
+#include "engine/board/position.h"
 
 /* Rule sets.  RULE_CXA: Chinese Xiangqi Association (2011), the default.
  * RULE_AXF: Asian / World Xiangqi Federation, which differs in three points:

@@ -19,9 +19,9 @@
 #include <string.h>
 #include <zstd.h>
 
-#include "engine/error.h"
+#include "engine/util/error.h"
 
-#include "movegen.h"
+#include "engine/board/movegen.h"
 #include "notation.h"
 
 #define IN_CHUNK ((size_t)1 << 17)
@@ -67,7 +67,7 @@ static void buf_free(Buf *b)
     b->len = b->cap = 0;
 }
 
-/* An error for the caller (engine/error.h), then the failure value. */
+/* An error for the caller (engine/util/error.h), then the failure value. */
 #define failf(...) (err_set(__VA_ARGS__), -1)
 
 /* ---- the reader ---- */
@@ -1130,7 +1130,7 @@ const char *pgn_error_name(PgnReplayError e)
     return (int)e >= 0 && e < PGN_ERR_NB ? NAMES[e] : "?";
 }
 
-/* An error for the caller (engine/error.h), then the error code e. */
+/* An error for the caller (engine/util/error.h), then the error code e. */
 #define replay_fail(e, ...) (err_set(__VA_ARGS__), (e))
 
 PgnReplayError pgn_replay(const PgnGame *g, Position *pos, Move *moves, int max, int *nmoves, char *err,

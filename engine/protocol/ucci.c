@@ -18,8 +18,8 @@
 #include <strings.h>
 #include <unistd.h>
 
-#include "init.h"
-#include "movegen.h"
+#include "engine/init.h"
+#include "engine/board/movegen.h"
 #include "protocol.h"
 
 #define HISTORY 8 /* own search scores remembered for draw offers and resignation */

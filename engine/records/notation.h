@@ -22,7 +22,7 @@
 #ifndef CHUHAN_NOTATION_H
 #define CHUHAN_NOTATION_H
 
-#include "position.h"
+#include "engine/board/position.h"
 
 /* Room for any move text notation_write() produces, with its NUL. */
 #define NOTATION_MAX 32

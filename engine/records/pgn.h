@@ -18,7 +18,7 @@
 
 #include <stdio.h>
 
-#include "position.h"
+#include "engine/board/position.h"
 
 typedef enum { PGN_ENC_AUTO, PGN_ENC_UTF8, PGN_ENC_GBK, PGN_ENC_BIG5, PGN_ENC_NB } PgnEncoding;
 

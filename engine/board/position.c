@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/error.h"
+#include "engine/util/error.h"
 
 Key Zobrist[PIECE_NB][SQUARE_NB];
 Key ZobristSide;

@@ -9,8 +9,8 @@
 #include <string.h>
 #include <strings.h>
 
-#include "init.h"
-#include "movegen.h"
+#include "engine/init.h"
+#include "engine/board/movegen.h"
 #include "protocol.h"
 
 typedef struct {

@@ -7,7 +7,7 @@
 #include <pthread.h>
 #include <stdio.h>
 
-#include "engine.h"
+#include "engine/engine.h"
 
 #define LINE_MAX_BYTES (256 * 1024) /* longer input lines are cut and reported */
 #define MAX_TOKENS (MAX_GAME_PLY + 64)
@@ -39,8 +39,8 @@ bool parse_int64(const char *text, int64_t min, int64_t max, int64_t *out);
 int protocol_main(FILE *in, FILE *out);
 
 /* Each front-end: serve until quit, starting with first_line. */
-int uci_main(FILE *in, Output *out, char *first_line);  /* engine/uci.c */
-int ucci_main(FILE *in, Output *out, char *first_line); /* engine/ucci.c */
-int cecp_main(FILE *in, Output *out, char *first_line); /* engine/cecp.c */
+int uci_main(FILE *in, Output *out, char *first_line);  /* engine/protocol/uci.c */
+int ucci_main(FILE *in, Output *out, char *first_line); /* engine/protocol/ucci.c */
+int cecp_main(FILE *in, Output *out, char *first_line); /* engine/protocol/cecp.c */
 
 #endif
