@@ -5,7 +5,8 @@
 
 #include "engine/cli.h"
 #include "engine/engine.h"
-#include "search/timeman.h"
+#include "engine/util/clock.h"
+#include "engine/util/num.h"
 
 /* Openings, middlegames and endings, both sides to move.  Changing this
  * list changes the signature. */
@@ -93,9 +94,8 @@ int cli_bench(int argc, char **argv)
             rule = argv[++i];
             continue;
         }
-        char *end;
-        long d = strtol(argv[i], &end, 10);
-        if (*end || d < 1 || d > 64) {
+        long d;
+        if (!num_parse(argv[i], 1, 64, &d)) {
             fprintf(stderr, "usage: chuhan bench [DEPTH] [--rule cxa|axf|draw]\n"
                             "bench: depth must be a number from 1 to 64, not '%s'\n", argv[i]);
             return 2;

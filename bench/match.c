@@ -9,7 +9,6 @@
 #include <limits.h>
 #include <math.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,11 +17,13 @@
 #include <unistd.h>
 
 #include "book/book.h"
-#include "engine/cli.h"
-#include "engine/util/error.h"
 #include "engine/board/movegen.h"
+#include "engine/cli.h"
 #include "engine/rules/rules.h"
-#include "search/timeman.h"
+#include "engine/util/clock.h"
+#include "engine/util/error.h"
+#include "engine/util/num.h"
+#include "engine/util/rng.h"
 
 static const char *const TerminationNames[TERM_NB] = {
     "checkmate",     "stalemate",      "perpetual",  "repetition draw", "60-move rule",
@@ -38,14 +39,6 @@ static const char *const TerminationTag[TERM_NB] = {
     "normal",         "adjudication", "adjudication",     "adjudication",     "time forfeit",
     "rules infraction", "rules infraction", "abandoned",  "stalled connection",
 };
-
-static uint64_t splitmix(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-}
 
 /* ---- a growing text buffer ---- */
 
@@ -106,17 +99,6 @@ void match_config_default(MatchConfig *cfg)
     cfg->out = stdout;
 }
 
-static bool parse_long(const char *s, long lo, long hi, long *out)
-{
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (!*s || *end || errno || v < lo || v > hi)
-        return false;
-    *out = v;
-    return true;
-}
-
 static void default_limits(MatchLimits *l)
 {
     memset(l, 0, sizeof *l);
@@ -167,29 +149,28 @@ static bool engine_word(EngineSpec *e, const char *w, char *err, size_t errlen)
         } else if (!me_parse_tc(v, &e->limits))
             return err_set(err, errlen, "tc must be [moves/]seconds[+increment], e.g. 40/60+0.6, not '%s'", v);
     } else if (KEY("st")) { /* seconds per move, as cutechess */
-        char *end;
-        double s = strtod(v, &end);
-        if (!*v || *end || !(s > 0) || s > 1e6)
+        double s;
+        if (!num_parse_double(v, 0, 1e6, &s) || !(s > 0))
             return err_set(err, errlen, "st must be seconds per move, not '%s'", v);
         e->limits.movetime_ms = (int64_t)(s * 1000 + 0.5);
     } else if (KEY("movetime")) {
-        if (!parse_long(v, 1, 100000000, &n))
+        if (!num_parse(v, 1, 100000000, &n))
             return err_set(err, errlen, "movetime must be milliseconds, not '%s'", v);
         e->limits.movetime_ms = n;
     } else if (KEY("depth")) {
-        if (!parse_long(v, 1, 1000, &n))
+        if (!num_parse(v, 1, 1000, &n))
             return err_set(err, errlen, "depth must be a number from 1, not '%s'", v);
         e->limits.depth = (int)n;
     } else if (KEY("nodes")) {
-        if (!parse_long(v, 1, LONG_MAX, &n))
+        if (!num_parse(v, 1, LONG_MAX, &n))
             return err_set(err, errlen, "nodes must be a positive number, not '%s'", v);
         e->limits.nodes = (uint64_t)n;
     } else if (KEY("timemargin")) {
-        if (!parse_long(v, 0, 100000000, &n))
+        if (!num_parse(v, 0, 100000000, &n))
             return err_set(err, errlen, "timemargin must be milliseconds, not '%s'", v);
         e->limits.margin_ms = n;
     } else if (KEY("timeout")) {
-        if (!parse_long(v, 1, 100000000, &n))
+        if (!num_parse(v, 1, 100000000, &n))
             return err_set(err, errlen, "timeout must be milliseconds, not '%s'", v);
         e->limits.timeout_ms = n;
     } else {
@@ -207,7 +188,7 @@ static bool kv_long(const char *w, const char *key, long lo, long hi, long *out,
     if (strncmp(w, key, k) || w[k] != '=')
         return true;
     *matched = true;
-    return parse_long(w + k + 1, lo, hi, out);
+    return num_parse(w + k + 1, lo, hi, out);
 }
 
 static int count_words(int argc, char **argv, int i)
@@ -304,17 +285,17 @@ bool match_parse_args(int argc, char **argv, MatchConfig *cfg, char *err, size_t
         if (nw > 1)
             return err_set(err, errlen, "%s takes one value ('%s' is extra)", o, argv[i]);
         if (!strcmp(o, "--games")) {
-            if (!parse_long(val, 1, 100000000, &v))
+            if (!num_parse(val, 1, 100000000, &v))
                 return err_set(err, errlen, "--games must be a positive number");
             cfg->games = v;
         } else if (!strcmp(o, "--concurrency")) {
-            if (!parse_long(val, 1, 256, &v))
+            if (!num_parse(val, 1, 256, &v))
                 return err_set(err, errlen, "--concurrency must be from 1 to 256");
             cfg->concurrency = (int)v;
         } else if (!strcmp(o, "--openings")) {
             snprintf(cfg->openings, sizeof cfg->openings, "%s", val);
         } else if (!strcmp(o, "--book-plies")) {
-            if (!parse_long(val, 0, 200, &v))
+            if (!num_parse(val, 0, 200, &v))
                 return err_set(err, errlen, "--book-plies must be from 0 to 200");
             cfg->book_plies = (int)v;
         } else if (!strcmp(o, "--book")) {
@@ -323,11 +304,11 @@ bool match_parse_args(int argc, char **argv, MatchConfig *cfg, char *err, size_t
             if ((cfg->rule = rules_parse(val)) < 0)
                 return err_set(err, errlen, "--rule must be cxa, axf or draw, not '%s'", val);
         } else if (!strcmp(o, "--sixty")) {
-            if (!parse_long(val, 0, 100000, &v))
+            if (!num_parse(val, 0, 100000, &v))
                 return err_set(err, errlen, "--sixty must be plies (0 disables)");
             cfg->sixty_plies = (int)v;
         } else if (!strcmp(o, "--repeats")) {
-            if (!parse_long(val, 2, 100, &v))
+            if (!num_parse(val, 2, 100, &v))
                 return err_set(err, errlen, "--repeats must be from 2 to 100");
             cfg->repeats = (int)v;
         } else if (!strcmp(o, "--pgn")) {
@@ -336,14 +317,10 @@ bool match_parse_args(int argc, char **argv, MatchConfig *cfg, char *err, size_t
             if (!notation_parse_format(val, &cfg->notation) || cfg->notation == NOTATION_AUTO)
                 return err_set(err, errlen, "--notation must be uci, iccs, wxf, chinese or chinese-simplified");
         } else if (!strcmp(o, "--seed")) {
-            char *end;
-            errno = 0;
-            unsigned long long s = strtoull(val, &end, 10);
-            if (!*val || *end || errno)
+            if (!num_parse_u64(val, &cfg->seed))
                 return err_set(err, errlen, "--seed must be a number");
-            cfg->seed = s;
         } else if (!strcmp(o, "--maxmoves")) {
-            if (!parse_long(val, 0, 100000, &v))
+            if (!num_parse(val, 0, 100000, &v))
                 return err_set(err, errlen, "--maxmoves must be a number of moves");
             cfg->maxmoves = (int)v;
         } else if (!strcmp(o, "--event")) {
@@ -622,7 +599,7 @@ static void game_opening(Match *m, long g, Opening *o, Move *buf, int bufmax)
             for (int i = 0; i < o->nmoves; i++)
                 pos_do_move(pos, o->moves[i]);
             uint64_t rng = m->cfg->seed * 0x9E3779B97F4A7C15ULL ^ (uint64_t)k * 0xD1B54A32D192ED03ULL;
-            splitmix(&rng);
+            rng_next(&rng);
             for (int p = 0; p < m->cfg->book_plies && o->nmoves < bufmax; p++) {
                 Move mv = book_choose(m->book, pos, false, &rng);
                 if (mv == MOVE_NONE)
@@ -1048,11 +1025,6 @@ static void worker_free(Worker *w)
 bool match_run(const MatchConfig *cfg, MatchResult *res, char *err, size_t errlen)
 {
     memset(res, 0, sizeof *res);
-    /* a write to an engine that has exited must fail, not kill the runner */
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = SIG_IGN;
-    sigaction(SIGPIPE, &sa, NULL);
 
     Match *m = calloc(1, sizeof *m);
     if (!m)
@@ -1094,7 +1066,7 @@ bool match_run(const MatchConfig *cfg, MatchResult *res, char *err, size_t errle
         if (cfg->openings_random) {
             uint64_t rng = cfg->seed ^ 0x5851F42D4C957F2DULL;
             for (int i = m->nopenings - 1; i > 0; i--) {
-                int j = (int)(splitmix(&rng) % (uint64_t)(i + 1));
+                int j = (int)rng_below(&rng, (uint64_t)(i + 1));
                 int t = m->order[i];
                 m->order[i] = m->order[j];
                 m->order[j] = t;

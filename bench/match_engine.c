@@ -1,44 +1,27 @@
 /* Engine processes for the match runner (see match_engine.h). */
-#define _GNU_SOURCE /* pipe2 */
 #include "match_engine.h"
 
-#include <errno.h>
-#include <fcntl.h>
-#include <poll.h>
-#include <signal.h>
-#include <spawn.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
-#include <sys/wait.h>
-#include <time.h>
-#include <unistd.h>
 
-#include "engine/util/error.h"
 #include "engine/board/types.h"
-#include "search/timeman.h"
+#include "engine/util/clock.h"
+#include "engine/util/error.h"
+#include "engine/util/num.h"
+#include "engine/util/proc.h"
 
-#define ME_BUF (2 * ME_LINE_MAX)
 #define WRITE_TIMEOUT_MS 5000
 #define STOP_WAIT_MS 1000
 #define QUIT_WAIT_MS 1000
-
-extern char **environ;
+#define LOST_WAIT_MS 100
 
 struct MatchEngine {
     const EngineSpec *spec;
-    pid_t pid;       /* 0: no process */
-    int to_fd, from_fd;
-    bool running;
-    int wait_status; /* of the last process, once reaped */
-    bool reaped;
-    bool millisec;   /* UCCI: the engine takes times in milliseconds */
-    char buf[ME_BUF];
-    size_t start, len; /* unread bytes: buf[start .. start + len) */
-    bool discarding;   /* inside a line too long to keep */
-    char line[ME_LINE_MAX + 1];
+    Proc proc;
+    bool running;  /* started, and neither gone nor killed since */
+    bool millisec; /* UCCI: the engine takes times in milliseconds */
     char exit_text[64];
 };
 
@@ -48,187 +31,57 @@ MatchEngine *me_new(const EngineSpec *spec)
     if (!e)
         return NULL;
     e->spec = spec;
-    e->to_fd = e->from_fd = -1;
     return e;
 }
 
 bool me_running(const MatchEngine *e) { return e->running; }
 
-static void close_fds(MatchEngine *e)
-{
-    if (e->to_fd >= 0)
-        close(e->to_fd);
-    if (e->from_fd >= 0)
-        close(e->from_fd);
-    e->to_fd = e->from_fd = -1;
-}
-
-/* Reap the process if it has exited (wait: block until it does). */
-static bool reap(MatchEngine *e, bool wait)
-{
-    if (!e->pid || e->reaped)
-        return true;
-    int st;
-    pid_t r;
-    do
-        r = waitpid(e->pid, &st, wait ? 0 : WNOHANG);
-    while (r < 0 && errno == EINTR);
-    if (r == e->pid || (r < 0 && errno == ECHILD)) {
-        e->reaped = true;
-        e->wait_status = r == e->pid ? st : 0;
-        return true;
-    }
-    return false;
-}
-
 void me_kill(MatchEngine *e)
 {
-    if (e->pid && !e->reaped) {
-        kill(-e->pid, SIGKILL); /* its process group: the shell and what it started */
-        kill(e->pid, SIGKILL);
-        reap(e, true);
-    }
-    close_fds(e);
+    proc_kill(&e->proc);
     e->running = false;
 }
 
-/* The process has gone (its output closed): reap it without blocking long. */
+/* The process has gone (its output closed, or it stopped reading): reap it
+ * without waiting long. */
 static void lost(MatchEngine *e)
 {
     e->running = false;
-    for (int i = 0; i < 50 && !reap(e, false); i++)
-        usleep(2000);
-    if (!e->reaped)
-        me_kill(e);
-    close_fds(e);
+    proc_close_input(&e->proc);
+    proc_wait(&e->proc, now_ms() + LOST_WAIT_MS);
+    proc_kill(&e->proc);
 }
 
 const char *me_exit_text(const MatchEngine *e)
 {
     MatchEngine *m = (MatchEngine *)e;
-    if (!e->pid || !e->reaped)
-        snprintf(m->exit_text, sizeof m->exit_text, "running");
-    else if (WIFEXITED(e->wait_status))
-        snprintf(m->exit_text, sizeof m->exit_text, "exit status %d", WEXITSTATUS(e->wait_status));
-    else if (WIFSIGNALED(e->wait_status))
-        snprintf(m->exit_text, sizeof m->exit_text, "killed by signal %d", WTERMSIG(e->wait_status));
-    else
-        snprintf(m->exit_text, sizeof m->exit_text, "ended");
-    return e->exit_text;
-}
-
-/* Write all of data before the deadline. */
-static bool send_raw(MatchEngine *e, const char *data, size_t len)
-{
-    if (!e->running)
-        return false;
-    int64_t deadline = now_ms() + WRITE_TIMEOUT_MS;
-    while (len) {
-        ssize_t n = write(e->to_fd, data, len);
-        if (n > 0) {
-            data += n;
-            len -= (size_t)n;
-            continue;
-        }
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-            int64_t left = deadline - now_ms();
-            struct pollfd p = {e->to_fd, POLLOUT, 0};
-            if (left > 0 && poll(&p, 1, (int)left) >= 0 && !(p.revents & (POLLERR | POLLHUP)))
-                continue;
-        }
-        lost(e); /* closed its input, died, or stopped reading */
-        return false;
-    }
-    return true;
+    return proc_exit_text(&e->proc, m->exit_text, sizeof m->exit_text);
 }
 
 static bool send_line(MatchEngine *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static bool send_line(MatchEngine *e, const char *fmt, ...)
 {
-    char small[1024];
+    if (!e->running)
+        return false;
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(small, sizeof small, fmt, ap);
+    bool ok = proc_vprintf(&e->proc, WRITE_TIMEOUT_MS, fmt, ap);
     va_end(ap);
-    if (n < 0)
-        return false;
-    char *text = small;
-    if ((size_t)n + 2 > sizeof small) {
-        text = malloc((size_t)n + 2);
-        if (!text)
-            return false;
-        va_start(ap, fmt);
-        vsnprintf(text, (size_t)n + 1, fmt, ap);
-        va_end(ap);
-    }
-    text[n] = '\n';
-    bool ok = send_raw(e, text, (size_t)n + 1);
-    if (text != small)
-        free(text);
+    if (!ok)
+        lost(e);
     return ok;
 }
 
-/* The next line before the deadline: 1 (in e->line), 0 on timeout, -1 when
- * the engine's output has ended. */
+/* The next line before the deadline: 1 (in e->proc.line), 0 on timeout, -1
+ * when the engine's output has ended. */
 static int read_line(MatchEngine *e, int64_t deadline)
 {
     if (!e->running)
         return -1;
-    for (;;) {
-        char *nl = e->len ? memchr(e->buf + e->start, '\n', e->len) : NULL;
-        if (nl) {
-            size_t n = (size_t)(nl - (e->buf + e->start));
-            bool keep = !e->discarding;
-            if (keep) {
-                size_t m = n;
-                memcpy(e->line, e->buf + e->start, m);
-                if (m && e->line[m - 1] == '\r')
-                    m--;
-                e->line[m] = 0;
-                for (size_t i = 0; i < m; i++) /* a NUL or a tab must not cut or confuse the line */
-                    if (e->line[i] == 0 || e->line[i] == '\t')
-                        e->line[i] = ' ';
-            }
-            e->start += n + 1;
-            e->len -= n + 1;
-            if (!keep) {
-                e->discarding = false;
-                continue;
-            }
-            return 1;
-        }
-        if (e->len >= ME_LINE_MAX) { /* too long: drop what we have and the rest of the line */
-            e->discarding = true;
-            e->start = e->len = 0;
-        }
-        if (e->len == 0)
-            e->start = 0;
-        if (e->start + e->len == ME_BUF) {
-            memmove(e->buf, e->buf + e->start, e->len);
-            e->start = 0;
-        }
-        int64_t left = deadline - now_ms();
-        if (left <= 0)
-            return 0;
-        struct pollfd p = {e->from_fd, POLLIN, 0};
-        int r = poll(&p, 1, left > 60000 ? 60000 : (int)left);
-        if (r < 0 && errno != EINTR) {
-            lost(e);
-            return -1;
-        }
-        if (r <= 0)
-            continue;
-        ssize_t got = read(e->from_fd, e->buf + e->start + e->len, ME_BUF - e->start - e->len);
-        if (got < 0 && (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK))
-            continue;
-        if (got <= 0) {
-            lost(e);
-            return -1;
-        }
-        e->len += (size_t)got;
-    }
+    int r = proc_read_line(&e->proc, deadline);
+    if (r < 0)
+        lost(e);
+    return r;
 }
 
 /* Read lines until one starts with word (as a whole word); 1, 0 on timeout, -1 if gone. */
@@ -241,7 +94,7 @@ static int expect_word(MatchEngine *e, const char *word, int64_t deadline, bool 
         int r = read_line(e, deadline);
         if (r <= 0)
             return r;
-        const char *l = e->line;
+        const char *l = e->proc.line;
         while (*l == ' ')
             l++;
         if (saw_millisec && !strncmp(l, "option", 6) && strstr(l, "usemillisec"))
@@ -251,69 +104,29 @@ static int expect_word(MatchEngine *e, const char *word, int64_t deadline, bool 
     }
 }
 
+/* sh -c CMD, or sh -c "cd 'DIR' && CMD" with the quotes of DIR escaped. */
 static bool spawn(MatchEngine *e, char *err, size_t errlen)
 {
-    int in[2], out[2];
-    if (pipe2(in, O_CLOEXEC))
-        return err_set(err, errlen, "pipe: %s", strerror(errno));
-    if (pipe2(out, O_CLOEXEC)) {
-        close(in[0]);
-        close(in[1]);
-        return err_set(err, errlen, "pipe: %s", strerror(errno));
-    }
-    char *shell_cmd = NULL;
     const EngineSpec *s = e->spec;
+    size_t cap = strlen(s->cmd) + 4 * strlen(s->dir) + 16;
+    char *shell_cmd = malloc(cap);
+    if (!shell_cmd)
+        return err_set(err, errlen, "out of memory");
+    size_t n = 0;
     if (s->dir[0]) {
-        /* cd 'dir' && cmd, with the quotes of dir escaped */
-        size_t cap = strlen(s->cmd) + 4 * strlen(s->dir) + 16;
-        shell_cmd = malloc(cap);
-        if (shell_cmd) {
-            size_t n = (size_t)snprintf(shell_cmd, cap, "cd '");
-            for (const char *p = s->dir; *p; p++)
-                n += (size_t)(*p == '\'' ? snprintf(shell_cmd + n, cap - n, "'\\''")
-                                         : snprintf(shell_cmd + n, cap - n, "%c", *p));
-            snprintf(shell_cmd + n, cap - n, "' && %s", s->cmd);
-        }
-    } else {
-        shell_cmd = strdup(s->cmd);
+        n += (size_t)snprintf(shell_cmd, cap, "cd '");
+        for (const char *p = s->dir; *p; p++)
+            n += (size_t)(*p == '\'' ? snprintf(shell_cmd + n, cap - n, "'\\''")
+                                     : snprintf(shell_cmd + n, cap - n, "%c", *p));
+        n += (size_t)snprintf(shell_cmd + n, cap - n, "' && ");
     }
-    posix_spawn_file_actions_t fa;
-    posix_spawnattr_t attr;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawnattr_init(&attr);
-    posix_spawn_file_actions_adddup2(&fa, in[0], 0);
-    posix_spawn_file_actions_adddup2(&fa, out[1], 1);
-    sigset_t none, def;
-    sigemptyset(&none);
-    sigemptyset(&def);
-    sigaddset(&def, SIGPIPE);
-    sigaddset(&def, SIGINT);
-    posix_spawnattr_setsigmask(&attr, &none);
-    posix_spawnattr_setsigdefault(&attr, &def);
-    posix_spawnattr_setpgroup(&attr, 0);
-    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
-    char *argv[] = {"sh", "-c", shell_cmd, NULL};
-    pid_t pid = 0;
-    int rc = shell_cmd ? posix_spawn(&pid, "/bin/sh", &fa, &attr, argv, environ) : ENOMEM;
-    posix_spawn_file_actions_destroy(&fa);
-    posix_spawnattr_destroy(&attr);
+    snprintf(shell_cmd + n, cap - n, "%s", s->cmd);
+    const char *argv[] = {"/bin/sh", "-c", shell_cmd, NULL};
+    char why[256];
+    bool ok = proc_start(&e->proc, argv, why, sizeof why);
     free(shell_cmd);
-    close(in[0]);
-    close(out[1]);
-    if (rc) {
-        close(in[1]);
-        close(out[0]);
-        return err_set(err, errlen, "cannot start '%s': %s", s->cmd, strerror(rc));
-    }
-    e->pid = pid;
-    e->reaped = false;
-    e->wait_status = 0;
-    e->to_fd = in[1];
-    e->from_fd = out[0];
-    fcntl(e->to_fd, F_SETFL, fcntl(e->to_fd, F_GETFL) | O_NONBLOCK);
-    fcntl(e->from_fd, F_SETFL, fcntl(e->from_fd, F_GETFL) | O_NONBLOCK);
-    e->start = e->len = 0;
-    e->discarding = false;
+    if (!ok)
+        return err_set(err, errlen, "cannot start '%s': %s", s->cmd, why);
     e->running = true;
     return true;
 }
@@ -331,8 +144,7 @@ static bool handshake_fail(MatchEngine *e, int r, const char *what, char *err, s
 
 bool me_start(MatchEngine *e, char *err, size_t errlen)
 {
-    if (e->running)
-        me_kill(e);
+    me_kill(e);
     if (!spawn(e, err, errlen))
         return false;
     const EngineSpec *s = e->spec;
@@ -531,9 +343,9 @@ MeStatus me_go(MatchEngine *e, const char *fen, const char *moves, const MeClock
         }
         if (r == 0)
             break;
-        if (!strncmp(e->line, "info", 4))
-            parse_info(e->line, out);
-        else if (parse_best(e->line, out)) {
+        if (!strncmp(e->proc.line, "info", 4))
+            parse_info(e->proc.line, out);
+        else if (parse_best(e->proc.line, out)) {
             out->elapsed_ms = now_ms() - t0;
             return ME_OK;
         }
@@ -547,7 +359,7 @@ MeStatus me_go(MatchEngine *e, const char *fen, const char *moves, const MeClock
             int r = now_ms() > stop_deadline ? 0 : read_line(e, stop_deadline);
             if (r <= 0)
                 break;
-            if (parse_best(e->line, &late))
+            if (parse_best(e->proc.line, &late))
                 return ME_TIMEOUT;
         }
     }
@@ -557,12 +369,8 @@ MeStatus me_go(MatchEngine *e, const char *fen, const char *moves, const MeClock
 
 void me_quit(MatchEngine *e)
 {
-    if (e->running) {
-        send_line(e, "quit");
-        int64_t deadline = now_ms() + QUIT_WAIT_MS;
-        while (!reap(e, false) && now_ms() < deadline)
-            usleep(2000);
-    }
+    if (e->running && send_line(e, "quit"))
+        proc_wait(&e->proc, now_ms() + QUIT_WAIT_MS);
     me_kill(e);
 }
 
@@ -585,9 +393,8 @@ static bool parse_seconds(const char *s, const char *end, int64_t *ms)
         return false;
     memcpy(buf, s, (size_t)(end - s));
     buf[end - s] = 0;
-    char *stop;
-    double v = strtod(buf, &stop);
-    if (*stop || !(v >= 0) || v > 1e7)
+    double v;
+    if (!num_parse_double(buf, 0, 1e7, &v))
         return false;
     *ms = (int64_t)(v * 1000 + 0.5);
     return true;

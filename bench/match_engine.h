@@ -1,10 +1,10 @@
 /* An engine process for the match runner, spoken to by UCI (ranks 0-9, the
  * Pikafish dialect) or UCCI (the xqbase specification): started by
- * /bin/sh -c CMD in its own process group, with pipes for its input and
- * output (standard error is left to the runner's).  Every read is bounded in
- * length and time: a line longer than ME_LINE_MAX is dropped, an engine
- * that does not answer in time, exits, or stops reading is reported, never
- * waited on for ever.  One MatchEngine belongs to one thread. */
+ * /bin/sh -c CMD as a child process (engine/util/proc.h: its own process
+ * group, pipes, every read and write bounded in length and time), so an
+ * engine that does not answer in time, exits, or stops reading is
+ * reported, never waited on for ever.  One MatchEngine belongs to one
+ * thread. */
 #ifndef CHUHAN_MATCH_ENGINE_H
 #define CHUHAN_MATCH_ENGINE_H
 
@@ -12,7 +12,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define ME_LINE_MAX 65536 /* longest engine output line kept */
 #define ME_MAX_OPTIONS 32
 
 typedef enum { PROTO_UCI, PROTO_UCCI } MatchProto;

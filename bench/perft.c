@@ -2,16 +2,11 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "engine/board/movegen.h"
+#include "engine/util/clock.h"
 
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
+static double now_seconds(void) { return (double)now_us() * 1e-6; }
 
 static void trim(char *s)
 {

@@ -8,6 +8,7 @@
 #include "bench.h"
 #include "engine/cli.h"
 #include "engine/engine.h"
+#include "engine/util/num.h"
 
 typedef struct {
     pthread_mutex_t lock;
@@ -36,23 +37,13 @@ static int64_t timed_search(Engine *e, SmpCapture *cap, const char *fen, const S
     return now_ms() - t0;
 }
 
-static bool read_arg(const char *text, long lo, long hi, long *out)
-{
-    char *end;
-    long v = strtol(text, &end, 10);
-    if (!*text || *end || v < lo || v > hi)
-        return false;
-    *out = v;
-    return true;
-}
-
 int cli_smp(int argc, char **argv)
 {
     long threads = 2, ms = 2000, depth = 14, positions = 12;
     long *targets[] = {&threads, &ms, &depth, &positions};
     static const long lo[] = {2, 50, 1, 1}, hi[] = {1024, 600000, 60, 1000};
     for (int i = 0; i < argc && i < 4; i++)
-        if (!read_arg(argv[i], lo[i], hi[i], targets[i])) {
+        if (!num_parse(argv[i], lo[i], hi[i], targets[i])) {
             fprintf(stderr, "usage: chuhan smp [THREADS=2] [MS=2000] [DEPTH=14] [POSITIONS=12]\n");
             return 2;
         }

@@ -17,13 +17,8 @@
  * engines are restarted and the run goes on.  Games end by the rules
  * (engine/rules.h, cxa, third occurrence; the 60-move rule) or are drawn at
  * --max-plies. */
-#define _GNU_SOURCE
 #include "engine/cli.h"
 
-#include <errno.h>
-#include <fcntl.h>
-#include <poll.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,20 +30,18 @@
 #include "engine/board/movegen.h"
 #include "engine/board/position.h"
 #include "engine/rules/rules.h"
-#include "search/timeman.h"
+#include "engine/util/clock.h"
+#include "engine/util/num.h"
+#include "engine/util/proc.h"
+#include "engine/util/rng.h"
 
-#define BUF_BYTES (1 << 16)
 #define WRITE_MS 5000
 #define HISTORY 8 /* last lines sent, for failure reports */
 
 typedef struct {
     char name[2];
-    pid_t pid;
-    int to_fd, from_fd;
+    Proc proc;
     bool dead;
-    char buf[BUF_BYTES];
-    size_t len;
-    char line[BUF_BYTES + 1];
     bool pondering;
     char ponder_move[16];
     int64_t ready_sent[16]; /* isready sent and not answered, oldest first */
@@ -70,10 +63,10 @@ typedef struct {
     char self[4096];
     long games;
     int64_t base_ms, inc_ms;
-    int threads, hash, overhead, max_plies, random_plies;
+    long threads, hash, overhead, max_plies, random_plies;
     bool ponder, verbose;
     double traffic;
-    int64_t margin_ms, hang_ms;
+    long margin_ms, hang_ms;
     uint64_t rng;
     /* results */
     long played, wins[2], draws, adjudicated, aborted;
@@ -81,17 +74,13 @@ typedef struct {
     long moves, late_moves, ponderhits, pondermisses, traffic_sent[T_NB];
     int64_t max_overrun, max_ready_ms;
     bool have_overrun;
+    /* the game being played */
+    Position pos;
+    char game_moves[MAX_GAME_PLY * 5 + 64], cmd_line[MAX_GAME_PLY * 5 + 128];
 } Soak;
 
-static uint64_t rnd(Soak *s)
-{
-    s->rng ^= s->rng >> 12;
-    s->rng ^= s->rng << 25;
-    s->rng ^= s->rng >> 27;
-    return s->rng * 0x2545F4914F6CDD1DULL;
-}
-static int rnd_below(Soak *s, int n) { return (int)(rnd(s) % (uint64_t)n); }
-static bool chance(Soak *s, double p) { return (double)(rnd(s) >> 11) / 9007199254740992.0 < p; }
+static int rnd_below(Soak *s, int n) { return (int)rng_below(&s->rng, (uint64_t)n); }
+static bool chance(Soak *s, double p) { return rng_unit(&s->rng) < p; }
 
 /* ---- engine processes ---- */
 
@@ -112,36 +101,13 @@ static long rss_kb(pid_t pid)
 
 static bool eng_spawn(Soak *s, Eng *e)
 {
-    int in[2], out[2];
-    if (pipe2(in, O_CLOEXEC))
-        return false;
-    if (pipe2(out, O_CLOEXEC)) {
-        close(in[0]);
-        close(in[1]);
+    const char *shell[] = {"/bin/sh", "-c", s->cmd, NULL}, *self[] = {s->self, NULL};
+    char why[256];
+    if (!proc_start(&e->proc, s->cmd[0] ? shell : self, why, sizeof why)) {
+        fprintf(stderr, "soak: engine %s: %s\n", e->name, why);
         return false;
     }
-    pid_t pid = fork();
-    if (pid < 0) {
-        close(in[0]), close(in[1]), close(out[0]), close(out[1]);
-        return false;
-    }
-    if (pid == 0) {
-        dup2(in[0], 0);
-        dup2(out[1], 1);
-        if (s->cmd[0])
-            execl("/bin/sh", "sh", "-c", s->cmd, (char *)NULL);
-        else
-            execl(s->self, s->self, (char *)NULL);
-        _exit(127);
-    }
-    close(in[0]);
-    close(out[1]);
-    fcntl(in[1], F_SETFL, O_NONBLOCK);
-    e->pid = pid;
-    e->to_fd = in[1];
-    e->from_fd = out[0];
     e->dead = false;
-    e->len = 0;
     e->pondering = false;
     e->ready_owed = 0;
     e->nsent = 0;
@@ -152,103 +118,48 @@ static bool eng_spawn(Soak *s, Eng *e)
 /* Kill and reap; returns the wait status. */
 static int eng_kill(Eng *e)
 {
-    int st = 0;
-    if (e->pid > 0) {
-        kill(e->pid, SIGKILL);
-        while (waitpid(e->pid, &st, 0) < 0 && errno == EINTR)
-            ;
-    }
-    if (e->to_fd >= 0)
-        close(e->to_fd);
-    if (e->from_fd >= 0)
-        close(e->from_fd);
-    e->pid = 0;
-    e->to_fd = e->from_fd = -1;
+    proc_kill(&e->proc);
     e->dead = true;
-    return st;
+    return e->proc.wait_status;
 }
 
 static void eng_send(Eng *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void eng_send(Eng *e, const char *fmt, ...)
 {
-    static char text[1 << 15];
+    if (e->dead)
+        return;
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(text, sizeof text - 1, fmt, ap);
+    vsnprintf(e->sent[e->nsent++ % HISTORY], sizeof e->sent[0], fmt, ap);
     va_end(ap);
-    if (n < 0 || e->dead)
-        return;
-    if (n > (int)sizeof text - 2)
-        n = (int)sizeof text - 2;
-    snprintf(e->sent[e->nsent++ % HISTORY], sizeof e->sent[0], "%.*s", n, text);
-    text[n++] = '\n';
-    int64_t deadline = now_ms() + WRITE_MS;
-    for (const char *p = text; n > 0;) {
-        ssize_t w = write(e->to_fd, p, (size_t)n);
-        if (w > 0) {
-            p += w;
-            n -= (int)w;
-            continue;
-        }
-        if (w < 0 && errno == EINTR)
-            continue;
-        int64_t left = deadline - now_ms();
-        struct pollfd pfd = {e->to_fd, POLLOUT, 0};
-        if (w < 0 && errno == EAGAIN && left > 0 && poll(&pfd, 1, (int)left) > 0 && !(pfd.revents & (POLLERR | POLLHUP)))
-            continue;
+    va_start(ap, fmt);
+    if (!proc_vprintf(&e->proc, WRITE_MS, fmt, ap))
         e->dead = true; /* gone, or no longer reading */
-        return;
-    }
+    va_end(ap);
 }
 
-/* The next line before the deadline: 1 (in e->line), 0 on timeout (or an
- * isready unanswered for the hang time), -1 when the output has ended.
+/* The next line before the deadline: 1 (in e->proc.line), 0 on timeout (or
+ * an isready unanswered for the hang time), -1 when the output has ended.
  * readyok lines are counted off here. */
 static int eng_line(Soak *s, Eng *e, int64_t deadline)
 {
-    for (;;) {
-        char *nl = memchr(e->buf, '\n', e->len);
-        if (nl || e->len == sizeof e->buf) {
-            size_t n = nl ? (size_t)(nl - e->buf) : e->len;
-            memcpy(e->line, e->buf, n);
-            e->line[n] = 0;
-            if (n && e->line[n - 1] == '\r')
-                e->line[n - 1] = 0;
-            size_t used = nl ? n + 1 : n;
-            memmove(e->buf, e->buf + used, e->len - used);
-            e->len -= used;
-            if (!strncmp(e->line, "info depth", 10))
-                snprintf(e->last_info, sizeof e->last_info, "%.159s", e->line);
-            if (!strcmp(e->line, "readyok") && e->ready_owed > 0) {
-                int64_t took = now_ms() - e->ready_sent[0];
-                if (took > s->max_ready_ms)
-                    s->max_ready_ms = took;
-                memmove(e->ready_sent, e->ready_sent + 1, sizeof e->ready_sent[0] * (size_t)--e->ready_owed);
-            }
-            return 1;
-        }
-        if (e->from_fd < 0)
-            return -1;
-        int64_t left = deadline - now_ms();
-        if (e->ready_owed && e->ready_sent[0] + s->hang_ms - now_ms() < left)
-            left = e->ready_sent[0] + s->hang_ms - now_ms();
-        if (left <= 0)
-            return 0;
-        struct pollfd pfd = {e->from_fd, POLLIN, 0};
-        int r = poll(&pfd, 1, (int)(left > 1000000 ? 1000000 : left));
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r == 0)
-            continue; /* re-check the deadlines */
-        ssize_t got = read(e->from_fd, e->buf + e->len, sizeof e->buf - e->len);
-        if (got < 0 && errno == EINTR)
-            continue;
-        if (got <= 0) {
-            e->dead = true;
-            return -1;
-        }
-        e->len += (size_t)got;
+    if (e->ready_owed && e->ready_sent[0] + s->hang_ms < deadline)
+        deadline = e->ready_sent[0] + s->hang_ms;
+    int r = proc_read_line(&e->proc, deadline);
+    if (r < 0)
+        e->dead = true;
+    if (r <= 0)
+        return r;
+    const char *line = e->proc.line;
+    if (!strncmp(line, "info depth", 10))
+        snprintf(e->last_info, sizeof e->last_info, "%.159s", line);
+    if (!strcmp(line, "readyok") && e->ready_owed > 0) {
+        int64_t took = now_ms() - e->ready_sent[0];
+        if (took > s->max_ready_ms)
+            s->max_ready_ms = took;
+        memmove(e->ready_sent, e->ready_sent + 1, sizeof e->ready_sent[0] * (size_t)--e->ready_owed);
     }
+    return 1;
 }
 
 /* How an exchange with an engine went. */
@@ -272,7 +183,7 @@ static Xresult eng_sync(Soak *s, Eng *e)
             return XR_CRASH;
         if (r == 0)
             return XR_HANG;
-        if (!strncmp(e->line, "bestmove", 8))
+        if (!strncmp(e->proc.line, "bestmove", 8))
             return XR_PROTOCOL;
     }
     return e->dead ? XR_CRASH : XR_OK;
@@ -288,7 +199,7 @@ static Xresult eng_expect(Soak *s, Eng *e, const char *prefix, int64_t deadline)
             return XR_CRASH;
         if (r == 0)
             return XR_HANG;
-        if (!strncmp(e->line, prefix, strlen(prefix)))
+        if (!strncmp(e->proc.line, prefix, strlen(prefix)))
             return XR_OK;
     }
 }
@@ -311,43 +222,28 @@ static Xresult eng_start(Soak *s, Eng *e)
     Xresult x = eng_expect(s, e, "uciok", now_ms() + s->hang_ms + 10000);
     if (x != XR_OK)
         return x;
-    eng_send(e, "setoption name Threads value %d", s->threads);
-    eng_send(e, "setoption name Hash value %d", s->hash);
+    eng_send(e, "setoption name Threads value %ld", s->threads);
+    eng_send(e, "setoption name Hash value %ld", s->hash);
     eng_send(e, "setoption name Ponder value %s", s->ponder ? "true" : "false");
-    eng_send(e, "setoption name Move Overhead value %d", s->overhead);
+    eng_send(e, "setoption name Move Overhead value %ld", s->overhead);
     eng_send(e, "setoption name BookVariety value true");
     x = eng_sync(s, e);
-    e->rss_first = rss_kb(e->pid);
+    e->rss_first = rss_kb(e->proc.pid);
     return x;
 }
 
 /* quit: the process must exit with status 0 within the hang time. */
 static Xresult eng_quit(Soak *s, Eng *e)
 {
-    if (e->pid <= 0)
+    if (!proc_alive(&e->proc))
         return XR_OK;
-    e->rss_last = rss_kb(e->pid);
+    e->rss_last = rss_kb(e->proc.pid);
     eng_send(e, "quit");
-    int64_t deadline = now_ms() + s->hang_ms;
-    int st = 0;
-    for (;;) {
-        pid_t r = waitpid(e->pid, &st, WNOHANG);
-        if (r == e->pid)
-            break;
-        if (now_ms() > deadline) {
-            eng_kill(e);
-            return XR_HANG;
-        }
-        /* keep its output flowing */
-        char sink[4096];
-        struct pollfd pfd = {e->from_fd, POLLIN, 0};
-        if (poll(&pfd, 1, 10) > 0 && read(e->from_fd, sink, sizeof sink) <= 0)
-            usleep(1000);
+    if (!proc_wait(&e->proc, now_ms() + s->hang_ms)) {
+        eng_kill(e);
+        return XR_HANG;
     }
-    e->pid = 0;
-    close(e->to_fd);
-    close(e->from_fd);
-    e->to_fd = e->from_fd = -1;
+    int st = e->proc.wait_status;
     return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? XR_OK : XR_CRASH;
 }
 
@@ -368,7 +264,7 @@ static void count_failure(Soak *s, long game, Xresult x, Eng *e)
 {
     char detail[160];
     if (x == XR_CRASH) {
-        int st = e->pid > 0 ? eng_kill(e) : 0;
+        int st = eng_kill(e);
         if (WIFSIGNALED(st))
             snprintf(detail, sizeof detail, "killed by signal %d", WTERMSIG(st));
         else
@@ -380,7 +276,7 @@ static void count_failure(Soak *s, long game, Xresult x, Eng *e)
         report_failure(s, game, "hang", e, "no answer in time");
     } else if (x == XR_PROTOCOL) {
         s->protocol++;
-        report_failure(s, game, "protocol error", e, e->line);
+        report_failure(s, game, "protocol error", e, e->proc.line);
     }
 }
 
@@ -420,13 +316,13 @@ static Xresult traffic(Soak *s, Eng *e)
             eng_send(e, "setoption name Hash value %d", hashes[rnd_below(s, 4)]);
             break;
         case 1:
-            eng_send(e, "setoption name Threads value %d", chance(s, 0.75) ? s->threads : 1);
+            eng_send(e, "setoption name Threads value %ld", chance(s, 0.75) ? s->threads : 1L);
             break;
         case 2:
             eng_send(e, "setoption name Clear Hash");
             break;
         case 3:
-            eng_send(e, "setoption name Move Overhead value %d", s->overhead + rnd_below(s, 3) * 5);
+            eng_send(e, "setoption name Move Overhead value %ld", s->overhead + rnd_below(s, 3) * 5);
             break;
         case 4:
             eng_send(e, "setoption name UCI_ShowWDL value %s", chance(s, 0.5) ? "true" : "false");
@@ -452,8 +348,9 @@ static void moves_text(const char *moves, char *out, size_t len)
 /* One game; eng[0] has Red when red0.  Failures are counted here. */
 static GameEnd play_game(Soak *s, Eng eng[2], bool red0, long game)
 {
-    static Position pos;
-    static char moves[MAX_GAME_PLY * 5 + 64], cmd[MAX_GAME_PLY * 5 + 128];
+    Position *pos = &s->pos;
+    char *moves = s->game_moves, *cmd = s->cmd_line;
+    const size_t moves_cap = sizeof s->game_moves, cmd_cap = sizeof s->cmd_line;
     Eng *side_eng[2] = {red0 ? &eng[0] : &eng[1], red0 ? &eng[1] : &eng[0]};
     Xresult x;
     Eng *culprit = NULL;
@@ -465,16 +362,16 @@ static GameEnd play_game(Soak *s, Eng eng[2], bool red0, long game)
         if ((x = eng_sync(s, &eng[i])) != XR_OK)
             goto failed;
     }
-    pos_set_fen(&pos, START_FEN, NULL, 0);
+    pos_set_fen(pos, START_FEN, NULL, 0);
     moves[0] = 0;
     size_t mlen = 0;
     for (int i = 0; i < s->random_plies; i++) {
         Move legal[MAX_MOVES];
-        int n = gen_legal(&pos, legal);
+        int n = gen_legal(pos, legal);
         char t[8];
         move_str(legal[rnd_below(s, n)], t, false);
-        mlen += (size_t)snprintf(moves + mlen, sizeof moves - mlen, " %s", t);
-        pos_do_move(&pos, parse_move(&pos, t, false));
+        mlen += (size_t)snprintf(moves + mlen, moves_cap - mlen, " %s", t);
+        pos_do_move(pos, parse_move(pos, t, false));
     }
     int64_t clock[2] = {s->base_ms, s->base_ms};
     char last[16] = "";
@@ -482,18 +379,18 @@ static GameEnd play_game(Soak *s, Eng eng[2], bool red0, long game)
     int winner = -1; /* colour, or -1 for a draw */
     char reason[256];
     for (;;) {
-        Verdict v = rules_judge_at(&pos, RULE_CXA, 120, 3, reason, sizeof reason);
+        Verdict v = rules_judge_at(pos, RULE_CXA, 120, 3, reason, sizeof reason);
         if (v != VERDICT_NONE) {
-            winner = v == VERDICT_DRAW ? -1 : v == VERDICT_WIN ? pos.side : !pos.side;
+            winner = v == VERDICT_DRAW ? -1 : v == VERDICT_WIN ? pos->side : !pos->side;
             how = reason;
             break;
         }
-        if (pos.top >= s->max_plies) {
+        if (pos->top >= s->max_plies) {
             s->adjudicated++;
             how = "the ply limit";
             break;
         }
-        int us = pos.side;
+        int us = pos->side;
         Eng *e = side_eng[us];
         culprit = e;
         /* traffic between moves, to either engine */
@@ -514,7 +411,7 @@ static GameEnd play_game(Soak *s, Eng eng[2], bool red0, long game)
                 if ((x = eng_stop_ponder(s, e)) != XR_OK)
                     goto failed;
             }
-            moves_text(moves, cmd, sizeof cmd);
+            moves_text(moves, cmd, cmd_cap);
             eng_send(e, "%s", cmd);
             e->last_info[0] = 0;
             eng_send(e, "go wtime %lld btime %lld winc %lld binc %lld", (long long)clock[RED],
@@ -540,13 +437,13 @@ static GameEnd play_game(Soak *s, Eng eng[2], bool red0, long game)
         const char *tp = strstr(e->last_info, " time ");
         long long own = tp ? atoll(tp + 6) : -1;
         char best[16] = "", ponder[16] = "";
-        sscanf(e->line, "bestmove %15s ponder %15s", best, ponder);
+        sscanf(e->proc.line, "bestmove %15s ponder %15s", best, ponder);
         s->moves++;
-        Move m = parse_move(&pos, best, false);
+        Move m = parse_move(pos, best, false);
         if (m == MOVE_NONE) {
             s->illegal++;
             char d[200];
-            snprintf(d, sizeof d, "'%.60s' after%.120s", e->line, mlen > 120 ? moves + mlen - 120 : moves);
+            snprintf(d, sizeof d, "'%.60s' after%.120s", e->proc.line, mlen > 120 ? moves + mlen - 120 : moves);
             report_failure(s, game, "illegal move", e, d);
             winner = !us;
             how = "an illegal move";
@@ -556,7 +453,7 @@ static GameEnd play_game(Soak *s, Eng eng[2], bool red0, long game)
         s->late_moves += over > 0;
         if (s->verbose && (over > 0 || elapsed > 150))
             printf("game %ld, ply %d: engine %s took %lld ms on a clock of %lld ms%s; its last info says %lld ms\n",
-                   game, pos.top + 1, e->name, (long long)elapsed, (long long)clock[us],
+                   game, pos->top + 1, e->name, (long long)elapsed, (long long)clock[us],
                    hit ? " (after ponderhit)" : "", own);
         if (!s->have_overrun || over > s->max_overrun)
             s->max_overrun = over, s->have_overrun = true;
@@ -571,16 +468,16 @@ static GameEnd play_game(Soak *s, Eng eng[2], bool red0, long game)
             break;
         }
         clock[us] = (over > 0 ? 0 : -over) + s->inc_ms;
-        pos_do_move(&pos, m);
+        pos_do_move(pos, m);
         snprintf(last, sizeof last, "%s", best);
-        mlen += (size_t)snprintf(moves + mlen, sizeof moves - mlen, " %s", best);
+        mlen += (size_t)snprintf(moves + mlen, moves_cap - mlen, " %s", best);
         if (ponder[0]) {
-            Move pm = parse_move(&pos, ponder, false);
+            Move pm = parse_move(pos, ponder, false);
             if (pm == MOVE_NONE) {
                 s->bad_ponder++;
-                report_failure(s, game, "illegal ponder move", e, e->line);
+                report_failure(s, game, "illegal ponder move", e, e->proc.line);
             } else if (s->ponder) {
-                moves_text(moves, cmd, sizeof cmd);
+                moves_text(moves, cmd, cmd_cap);
                 eng_send(e, "%s %s", cmd, ponder);
                 eng_send(e, "go ponder wtime %lld btime %lld winc %lld binc %lld", (long long)clock[RED],
                          (long long)clock[BLACK], (long long)s->inc_ms, (long long)s->inc_ms);
@@ -601,7 +498,7 @@ static GameEnd play_game(Soak *s, Eng eng[2], bool red0, long game)
         s->wins[winner]++;
     if (s->verbose)
         printf("game %ld: %s (%s), %d plies, engine %s red\n", game,
-               winner < 0 ? "1/2-1/2" : winner == RED ? "1-0" : "0-1", how, pos.top, side_eng[RED]->name);
+               winner < 0 ? "1/2-1/2" : winner == RED ? "1-0" : "0-1", how, pos->top, side_eng[RED]->name);
     return G_DONE;
 failed:
     count_failure(s, game, x, culprit);
@@ -625,98 +522,105 @@ static int usage(void)
     return 2;
 }
 
-int cli_soak(int argc, char **argv)
+/* The arguments into s; false for a usage error. */
+static bool parse_args(int argc, char **argv, Soak *s)
 {
-    static Soak s;
-    memset(&s, 0, sizeof s);
-    s.games = 1000;
-    s.base_ms = 500;
-    s.inc_ms = 10;
-    s.threads = 2;
-    s.hash = 16;
-    s.overhead = 10;
-    s.ponder = true;
-    s.traffic = 0.3;
-    s.max_plies = 300;
-    s.random_plies = 2;
-    s.margin_ms = 200;
-    s.hang_ms = 5000;
-    s.rng = (uint64_t)time(NULL) ^ (uint64_t)getpid() << 20;
+    s->games = 1000;
+    s->base_ms = 500;
+    s->inc_ms = 10;
+    s->threads = 2;
+    s->hash = 16;
+    s->overhead = 10;
+    s->ponder = true;
+    s->traffic = 0.3;
+    s->max_plies = 300;
+    s->random_plies = 2;
+    s->margin_ms = 200;
+    s->hang_ms = 5000;
+    s->rng = (uint64_t)time(NULL) ^ (uint64_t)getpid() << 20;
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        bool takes = true;
-        if (!strcmp(a, "--no-ponder"))
-            s.ponder = false, takes = false;
-        else if (!strcmp(a, "--verbose"))
-            s.verbose = true, takes = false;
-        else if (!v)
-            return usage();
-        else if (!strcmp(a, "--games"))
-            s.games = atol(v);
+        bool ok = true;
+        if (!strcmp(a, "--no-ponder")) {
+            s->ponder = false;
+            continue;
+        }
+        if (!strcmp(a, "--verbose")) {
+            s->verbose = true;
+            continue;
+        }
+        if (!v)
+            return false;
+        i++;
+        if (!strcmp(a, "--games"))
+            ok = num_parse(v, 1, 100000000, &s->games);
         else if (!strcmp(a, "--tc")) {
             double base = 0, inc = 0;
-            if (sscanf(v, "%lf+%lf", &base, &inc) < 1 || base <= 0 || inc < 0)
-                return usage();
-            s.base_ms = (int64_t)(base * 1000 + 0.5);
-            s.inc_ms = (int64_t)(inc * 1000 + 0.5);
+            char text[64], *plus;
+            snprintf(text, sizeof text, "%s", v);
+            if ((plus = strchr(text, '+')))
+                *plus = 0;
+            ok = num_parse_double(text, 0.001, 1e6, &base) && (!plus || num_parse_double(plus + 1, 0, 1e6, &inc));
+            s->base_ms = (int64_t)(base * 1000 + 0.5);
+            s->inc_ms = (int64_t)(inc * 1000 + 0.5);
         } else if (!strcmp(a, "--threads"))
-            s.threads = atoi(v);
+            ok = num_parse(v, 1, 1024, &s->threads);
         else if (!strcmp(a, "--hash"))
-            s.hash = atoi(v);
+            ok = num_parse(v, 1, 1 << 20, &s->hash);
         else if (!strcmp(a, "--traffic"))
-            s.traffic = atof(v);
+            ok = num_parse_double(v, 0, 1e6, &s->traffic);
         else if (!strcmp(a, "--seed"))
-            s.rng = strtoull(v, NULL, 10);
+            ok = num_parse_u64(v, &s->rng);
         else if (!strcmp(a, "--max-plies"))
-            s.max_plies = atoi(v);
+            ok = num_parse(v, 2, MAX_GAME_PLY, &s->max_plies);
         else if (!strcmp(a, "--random-plies"))
-            s.random_plies = atoi(v);
+            ok = num_parse(v, 0, 20, &s->random_plies);
         else if (!strcmp(a, "--overhead"))
-            s.overhead = atoi(v);
+            ok = num_parse(v, 0, 5000, &s->overhead);
         else if (!strcmp(a, "--margin"))
-            s.margin_ms = atol(v);
+            ok = num_parse(v, 0, 100000000, &s->margin_ms);
         else if (!strcmp(a, "--hang"))
-            s.hang_ms = atol(v);
+            ok = num_parse(v, 100, 100000000, &s->hang_ms);
         else if (!strcmp(a, "--engine"))
-            snprintf(s.cmd, sizeof s.cmd, "exec %s", v);
+            snprintf(s->cmd, sizeof s->cmd, "exec %s", v);
         else
-            return usage();
-        i += takes;
+            ok = false;
+        if (!ok) {
+            fprintf(stderr, "soak: bad value '%s' for %s\n", v, a);
+            return false;
+        }
     }
-    if (s.games < 1 || s.threads < 1 || s.hash < 1 || s.max_plies < 2 || s.max_plies > MAX_GAME_PLY
-        || s.random_plies < 0 || s.random_plies > 20 || s.traffic < 0 || s.hang_ms < 100)
-        return usage();
-    if (!s.rng)
-        s.rng = 1;
-    uint64_t seed = s.rng;
-    if (!s.cmd[0]) {
-        ssize_t n = readlink("/proc/self/exe", s.self, sizeof s.self - 1);
+    return true;
+}
+
+static int run(Soak *s, Eng eng[2])
+{
+    uint64_t seed = s->rng;
+    if (!s->cmd[0]) {
+        ssize_t n = readlink("/proc/self/exe", s->self, sizeof s->self - 1);
         if (n <= 0) {
             fprintf(stderr, "soak: cannot find this binary; name the engine with --engine\n");
             return 2;
         }
-        s.self[n] = 0;
+        s->self[n] = 0;
     }
-    signal(SIGPIPE, SIG_IGN);
-    printf("soak: %ld games, tc %.3f+%.3f s, %d threads, hash %d MB, ponder %s, traffic %.2f, seed %llu\n", s.games,
-           (double)s.base_ms / 1000, (double)s.inc_ms / 1000, s.threads, s.hash, s.ponder ? "on" : "off", s.traffic,
-           (unsigned long long)seed);
+    printf("soak: %ld games, tc %.3f+%.3f s, %ld threads, hash %ld MB, ponder %s, traffic %.2f, seed %llu\n",
+           s->games, (double)s->base_ms / 1000, (double)s->inc_ms / 1000, s->threads, s->hash,
+           s->ponder ? "on" : "off", s->traffic, (unsigned long long)seed);
     fflush(stdout);
 
-    static Eng eng[2];
     long rss_first[2] = {-1, -1};
     int64_t t0 = now_ms();
     bool need_start = true;
     long game = 0;
-    for (; game < s.games; game++) {
+    for (; game < s->games; game++) {
         if (need_start) {
             for (int i = 0; i < 2; i++) {
                 eng[i].name[0] = (char)('A' + i);
-                if (eng[i].pid > 0)
-                    eng_kill(&eng[i]);
-                Xresult x = eng_start(&s, &eng[i]);
+                eng_kill(&eng[i]);
+                Xresult x = eng_start(s, &eng[i]);
                 if (x != XR_OK) {
-                    count_failure(&s, game + 1, x, &eng[i]);
+                    count_failure(s, game + 1, x, &eng[i]);
                     fprintf(stderr, "soak: engine %s does not start; giving up\n", eng[i].name);
                     eng_kill(&eng[0]);
                     eng_kill(&eng[1]);
@@ -727,49 +631,67 @@ int cli_soak(int argc, char **argv)
             }
             need_start = false;
         }
-        if (play_game(&s, eng, game % 2 == 0, game + 1) == G_ABORTED) {
+        if (play_game(s, eng, game % 2 == 0, game + 1) == G_ABORTED) {
             eng_kill(&eng[0]);
             eng_kill(&eng[1]);
             need_start = true;
         }
-        if (!s.verbose && (game + 1) % 50 == 0) {
+        if (!s->verbose && (game + 1) % 50 == 0) {
             printf("soak: %ld games, %ld s: red %ld, black %ld, draws %ld; failures: %ld crashes, %ld hangs, "
                    "%ld illegal, %ld time losses\n",
-                   game + 1, (long)((now_ms() - t0) / 1000), s.wins[RED], s.wins[BLACK], s.draws, s.crashes, s.hangs,
-                   s.illegal + s.bad_ponder, s.time_losses);
+                   game + 1, (long)((now_ms() - t0) / 1000), s->wins[RED], s->wins[BLACK], s->draws, s->crashes,
+                   s->hangs, s->illegal + s->bad_ponder, s->time_losses);
             fflush(stdout);
         }
     }
     for (int i = 0; i < 2; i++)
         if (!need_start) {
             /* the settings of the start again, so that the memory compares */
-            eng_send(&eng[i], "setoption name Hash value %d", s.hash);
-            eng_send(&eng[i], "setoption name Threads value %d", s.threads);
-            Xresult x = eng_sync(&s, &eng[i]);
+            eng_send(&eng[i], "setoption name Hash value %ld", s->hash);
+            eng_send(&eng[i], "setoption name Threads value %ld", s->threads);
+            Xresult x = eng_sync(s, &eng[i]);
             if (x == XR_OK)
-                x = eng_quit(&s, &eng[i]);
+                x = eng_quit(s, &eng[i]);
             if (x != XR_OK)
-                count_failure(&s, game, x, &eng[i]);
+                count_failure(s, game, x, &eng[i]);
         }
+    eng_kill(&eng[0]);
+    eng_kill(&eng[1]);
     double secs = (double)(now_ms() - t0) / 1000;
     printf("soak: %ld games in %.0f s: red wins %ld, black wins %ld, draws %ld (%ld at the ply limit); %ld aborted\n",
-           s.played, secs, s.wins[RED], s.wins[BLACK], s.draws, s.adjudicated, s.aborted);
+           s->played, secs, s->wins[RED], s->wins[BLACK], s->draws, s->adjudicated, s->aborted);
     printf("soak: crashes %ld, hangs %ld, illegal moves %ld, illegal ponder moves %ld, protocol errors %ld, "
            "time losses %ld\n",
-           s.crashes, s.hangs, s.illegal, s.bad_ponder, s.protocol, s.time_losses);
+           s->crashes, s->hangs, s->illegal, s->bad_ponder, s->protocol, s->time_losses);
     printf("soak: %ld moves, %ld ponder hits, %ld ponder misses; %ld moves over their clock, the worst by %+lld ms "
-           "(margin %lld); slowest readyok %lld ms\n",
-           s.moves, s.ponderhits, s.pondermisses, s.late_moves, (long long)s.max_overrun, (long long)s.margin_ms,
-           (long long)s.max_ready_ms);
+           "(margin %ld); slowest readyok %lld ms\n",
+           s->moves, s->ponderhits, s->pondermisses, s->late_moves, (long long)s->max_overrun, s->margin_ms,
+           (long long)s->max_ready_ms);
     printf("soak: traffic:");
     for (int k = 0; k < T_NB; k++)
-        printf("%s %s %ld", k ? "," : "", TRAFFIC_NAMES[k], s.traffic_sent[k]);
+        printf("%s %s %ld", k ? "," : "", TRAFFIC_NAMES[k], s->traffic_sent[k]);
     printf("\n");
     for (int i = 0; i < 2; i++)
         if (rss_first[i] > 0 && eng[i].rss_last > 0)
-            printf("soak: engine %s memory %ld MB at the start, %ld MB at the end\n", eng[i].name, rss_first[i] >> 10,
-                   eng[i].rss_last >> 10);
-    long failures = s.crashes + s.hangs + s.illegal + s.bad_ponder + s.protocol + s.time_losses;
+            printf("soak: engine %s memory %ld MB at the start, %ld MB at the end\n", eng[i].name,
+                   rss_first[i] >> 10, eng[i].rss_last >> 10);
+    long failures = s->crashes + s->hangs + s->illegal + s->bad_ponder + s->protocol + s->time_losses;
     printf("soak: %s\n", failures ? "FAILED" : "clean");
     return failures ? 1 : 0;
+}
+
+int cli_soak(int argc, char **argv)
+{
+    Soak *s = calloc(1, sizeof *s);
+    Eng *eng = calloc(2, sizeof *eng);
+    int status = 2;
+    if (!s || !eng)
+        fprintf(stderr, "soak: out of memory\n");
+    else if (!parse_args(argc, argv, s))
+        status = usage();
+    else
+        status = run(s, eng);
+    free(s);
+    free(eng);
+    return status;
 }

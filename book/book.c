@@ -10,8 +10,9 @@
 #include <string.h>
 #include <zstd.h>
 
-#include "engine/util/error.h"
 #include "engine/board/movegen.h"
+#include "engine/util/error.h"
+#include "engine/util/rng.h"
 
 #define BOOK_MAGIC "CHUHANBK"
 #define BOOK_VERSION 1u
@@ -281,12 +282,7 @@ Move book_choose(const Book *book, const Position *pos, bool best_only, uint64_t
         total += moves[i].weight;
     if (total == 0)
         return moves[0].move;
-    uint64_t s = *rng_state ? *rng_state : 0x9E3779B97F4A7C15ULL;
-    s ^= s >> 12;
-    s ^= s << 25;
-    s ^= s >> 27;
-    *rng_state = s;
-    uint64_t r = (s * 0x2545F4914F6CDD1DULL) % total;
+    uint64_t r = rng_below(rng_state, total);
     for (int i = 0; i < n; i++) {
         if (r < moves[i].weight)
             return moves[i].move;

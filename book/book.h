@@ -21,8 +21,8 @@
 
 #include <stdio.h>
 
-#include "engine/records/pgn.h"
 #include "engine/board/position.h"
+#include "engine/records/pgn.h"
 
 typedef struct Book Book;
 
@@ -43,7 +43,7 @@ void book_free(Book *book);
  * written to out, the number written returned (0: not in the book). */
 int book_probe(const Book *book, const Position *pos, BookMove *out, int max);
 /* A book move for pos: the best, or one drawn at random in proportion to
- * the weights, using and advancing *rng_state (any seed; 0 is replaced).
+ * the weights, using and advancing *rng_state (engine/util/rng.h).
  * MOVE_NONE if the position is not in the book. */
 Move book_choose(const Book *book, const Position *pos, bool best_only, uint64_t *rng_state);
 

@@ -10,9 +10,11 @@
 #include <time.h>
 
 #include "book.h"
-#include "engine/cli.h"
 #include "engine/board/movegen.h"
+#include "engine/cli.h"
 #include "engine/records/notation.h"
+#include "engine/util/clock.h"
+#include "engine/util/num.h"
 
 static int usage(void)
 {
@@ -23,22 +25,8 @@ static int usage(void)
     return 2;
 }
 
-static bool int_arg(const char *s, long lo, long hi, long *out)
-{
-    char *end;
-    long v = strtol(s, &end, 10);
-    if (!*s || *end || v < lo || v > hi)
-        return false;
-    *out = v;
-    return true;
-}
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
+/* Seconds on the program's clock, with microseconds. */
+static double now(void) { return (double)now_us() * 1e-6; }
 
 static int build(int argc, char **argv)
 {
@@ -55,17 +43,15 @@ static int build(int argc, char **argv)
         if (!strcmp(argv[i], "-o")) {
             out = argv[++i];
         } else if (!strcmp(argv[i], "--max-ply")) {
-            if (!int_arg(argv[++i], 1, MAX_GAME_PLY, &v))
+            if (!num_parse(argv[++i], 1, MAX_GAME_PLY, &v))
                 return usage();
             opt.max_ply = (int)v;
         } else if (!strcmp(argv[i], "--min-games")) {
-            if (!int_arg(argv[++i], 1, 1000000, &v))
+            if (!num_parse(argv[++i], 1, 1000000, &v))
                 return usage();
             opt.min_games = (int)v;
         } else if (!strcmp(argv[i], "--min-score")) {
-            char *end;
-            opt.min_score = strtod(argv[++i], &end);
-            if (*end || opt.min_score < 0 || opt.min_score > 1)
+            if (!num_parse_double(argv[++i], 0, 1, &opt.min_score))
                 return usage();
         } else if (!strcmp(argv[i], "--encoding")) {
             if (!pgn_parse_encoding(argv[++i], &opt.encoding))

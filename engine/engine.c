@@ -2,17 +2,16 @@
  * thread pool. */
 #include "engine.h"
 
-#include <ctype.h>
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
-#include "eval/eval.h"
 #include "book/book.h"
 #include "engine/board/movegen.h"
 #include "engine/rules/rules.h"
+#include "engine/util/num.h"
+#include "eval/eval.h"
 #include "search/threads.h"
 
 enum {
@@ -97,7 +96,7 @@ Engine *engine_new(const EngineCallbacks *cb, char *err, size_t errlen)
         e->value[i] = OPTIONS[i].type == OPT_CHECK ? !strcmp(OPTIONS[i].def, "true") : atol(OPTIONS[i].def);
     e->value[O_REPETITION_RULE] = RULE_CXA;
     snprintf(e->book_file, sizeof e->book_file, "%s", BOOK_DEFAULT_NAME);
-    e->book_rng = (uint64_t)now_ms() * 0x9E3779B97F4A7C15ULL | 1;
+    e->book_rng = (uint64_t)now_ms();
     pos_set_fen(&e->root, START_FEN, NULL, 0);
     if (!tt_resize(&e->tt, (size_t)e->value[O_HASH], 1, err, errlen) || !(e->pool = pool_new(1, err, errlen))) {
         tt_free(&e->tt);
@@ -136,24 +135,6 @@ static bool load_book(Engine *e, char *err, size_t errlen)
     return true;
 }
 
-/* Strict number parsing: all of the text, within [min, max]. */
-static bool parse_long(const char *text, long min, long max, long *out)
-{
-    while (isspace((unsigned char)*text))
-        text++;
-    if (!*text)
-        return false;
-    errno = 0;
-    char *end;
-    long v = strtol(text, &end, 10);
-    while (isspace((unsigned char)*end))
-        end++;
-    if (*end || errno == ERANGE || v < min || v > max)
-        return false;
-    *out = v;
-    return true;
-}
-
 bool engine_set_option(Engine *e, const char *name, const char *value, char *err, size_t errlen)
 {
     int i = option_index(name);
@@ -165,7 +146,7 @@ bool engine_set_option(Engine *e, const char *name, const char *value, char *err
     long v = 0;
     switch (o->type) {
     case OPT_SPIN:
-        if (!value || !parse_long(value, o->min, o->max, &v)) {
+        if (!value || !num_parse(value, o->min, o->max, &v)) {
             snprintf(err, errlen, "%s must be a whole number from %ld to %ld, not '%s'", o->name, o->min, o->max,
                      value ? value : "");
             return false;

@@ -6,9 +6,10 @@
 
 #include "bench/perft.h"
 #include "cli.h"
-#include "engine/protocol/protocol.h"
-#include "init.h"
 #include "engine/board/movegen.h"
+#include "engine/protocol/protocol.h"
+#include "engine/util/num.h"
+#include "init.h"
 
 static int usage(void)
 {
@@ -31,8 +32,10 @@ int cli_perft(int argc, char **argv)
 {
     if (argc >= 2 && !strcmp(argv[0], "--suite")) {
         uint64_t max_nodes = 0;
-        if (argc >= 4 && !strcmp(argv[2], "--max-nodes"))
-            max_nodes = strtoull(argv[3], NULL, 10);
+        if (argc >= 4 && !strcmp(argv[2], "--max-nodes") && !num_parse_u64(argv[3], &max_nodes)) {
+            fprintf(stderr, "perft: --max-nodes must be a number, not '%s'\n", argv[3]);
+            return 2;
+        }
         int bad = perft_suite(argv[1], max_nodes, stdout);
         if (bad < 0) {
             fprintf(stderr, "perft: cannot read %s\n", argv[1]);
@@ -43,9 +46,8 @@ int cli_perft(int argc, char **argv)
     }
     if (argc < 1)
         return usage();
-    char *end;
-    long depth = strtol(argv[0], &end, 10);
-    if (*end || depth < 1 || depth > 20) {
+    long depth;
+    if (!num_parse(argv[0], 1, 20, &depth)) {
         fprintf(stderr, "perft: depth must be a number from 1 to 20, not '%s'\n", argv[0]);
         return 2;
     }
@@ -74,7 +76,11 @@ int cli_perft(int argc, char **argv)
 
 int cli_magics(int argc, char **argv)
 {
-    unsigned long long seed = argc > 0 ? strtoull(argv[0], NULL, 10) : 20261129ULL;
+    uint64_t seed = 20261129;
+    if (argc > 0 && !num_parse_u64(argv[0], &seed)) {
+        fprintf(stderr, "magics: the seed must be a number, not '%s'\n", argv[0]);
+        return 2;
+    }
     return magic_generate(seed, stdout) ? 1 : 0;
 }
 

@@ -22,11 +22,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 
-#include "engine/cli.h"
-#include "engine/util/error.h"
 #include "engine/board/movegen.h"
+#include "engine/cli.h"
+#include "engine/util/clock.h"
+#include "engine/util/error.h"
+#include "engine/util/num.h"
+#include "engine/util/rng.h"
 #include "eval.h"
 
 #define CHUNKS 64 /* fixed work split: the sums do not depend on the thread count */
@@ -144,16 +146,6 @@ void tune_data_free(TuneData *d)
 
 const TuneDataStats *tune_data_stats(const TuneData *d) { return &d->stats; }
 
-static uint64_t splitmix(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-}
-
-static double unit_random(uint64_t *s) { return (double)(splitmix(s) >> 11) * (1.0 / 9007199254740992.0); }
-
 /* Quiet: not in check, and no capture that wins material for the mover. */
 static bool is_quiet(const Position *pos)
 {
@@ -268,8 +260,8 @@ static bool add_game(TuneData *d, const PgnGame *g, char *err, size_t errlen)
         return true;
     }
     uint64_t rng = d->opt.seed * 0x2545F4914F6CDD1DULL + (uint64_t)game_no;
-    splitmix(&rng);
-    bool validation = unit_random(&rng) < d->opt.validation;
+    rng_next(&rng);
+    bool validation = rng_unit(&rng) < d->opt.validation;
     const char *fen = pgn_tag(g, "FEN");
     if (!pos_set_fen(&d->pos, fen && *fen ? fen : START_FEN, why, sizeof why)) {
         d->stats.games_rejected++; /* cannot happen after a replay */
@@ -287,7 +279,7 @@ static bool add_game(TuneData *d, const PgnGame *g, char *err, size_t errlen)
             d->stats.skipped_noisy++;
             continue;
         }
-        if (d->opt.keep < 1.0 && unit_random(&rng) >= d->opt.keep) {
+        if (d->opt.keep < 1.0 && rng_unit(&rng) >= d->opt.keep) {
             d->stats.skipped_sampling++;
             continue;
         }
@@ -505,12 +497,7 @@ double tune_fit_k(const TuneData *d, const EvalParams *params)
     return exp((a + b) / 2);
 }
 
-static double seconds_since(const struct timespec *t0)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)(t.tv_sec - t0->tv_sec) + (double)(t.tv_nsec - t0->tv_nsec) * 1e-9;
-}
+static double seconds_since(int64_t t0_us) { return (double)(now_us() - t0_us) * 1e-6; }
 
 double tune_fit(const TuneData *d, EvalParams *params, double k)
 {
@@ -524,8 +511,7 @@ double tune_fit(const TuneData *d, EvalParams *params, double k)
     memcpy(w0, w, np2 * sizeof *w);
     const double b1 = 0.9, b2 = 0.999, eps = 1e-8;
     double n = (double)(d->set[0].n ? d->set[0].n : 1);
-    struct timespec t0;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
+    int64_t t0 = now_us();
     const TuneOptions *o = &d->opt;
     for (int epoch = 1; epoch <= o->epochs; epoch++) {
         Pass ps = {.d = d, .w = w, .k = k, .set = 0, .gradient = true, .grad = grad, .threads = o->threads};
@@ -548,7 +534,7 @@ double tune_fit(const TuneData *d, EvalParams *params, double k)
         if (o->progress && (epoch % (o->report_every > 0 ? o->report_every : 25) == 0 || epoch == o->epochs)) {
             double verr = d->set[1].n ? error_of(d, w, k, 1) : 0;
             fprintf(o->progress, "tune: epoch %4d  training error %.6f  validation error %.6f  %.1f s\n", epoch,
-                    err, verr, seconds_since(&t0));
+                    err, verr, seconds_since(t0));
             fflush(o->progress);
         }
     }
@@ -860,17 +846,6 @@ static int tune_usage(void)
     return 2;
 }
 
-static bool num_arg(const char *s, double lo, double hi, double *out)
-{
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (!*s || *end || errno || !(v >= lo && v <= hi))
-        return false;
-    *out = v;
-    return true;
-}
-
 int cli_tune(int argc, char **argv)
 {
     TuneOptions opt;
@@ -887,6 +862,7 @@ int cli_tune(int argc, char **argv)
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
         double v;
+        long n;
         if (a[0] != '-' || !strcmp(a, "-")) {
             if (nfiles == 256) {
                 fprintf(stderr, "tune: at most 256 files\n");
@@ -915,28 +891,28 @@ int cli_tune(int argc, char **argv)
             out_path = val;
         else if (!strcmp(a, "--from"))
             from = val;
-        else if (!strcmp(a, "--epochs") && (ok = num_arg(val, 0, 1e7, &v)))
-            opt.epochs = (int)v;
-        else if (!strcmp(a, "--lr") && (ok = num_arg(val, 1e-6, 1e4, &v)))
+        else if (!strcmp(a, "--epochs") && (ok = num_parse(val, 0, 10000000, &n)))
+            opt.epochs = (int)n;
+        else if (!strcmp(a, "--lr") && (ok = num_parse_double(val, 1e-6, 1e4, &v)))
             opt.lr = v;
-        else if (!strcmp(a, "--lambda") && (ok = num_arg(val, 0, 1e6, &v)))
+        else if (!strcmp(a, "--lambda") && (ok = num_parse_double(val, 0, 1e6, &v)))
             opt.lambda = v;
-        else if (!strcmp(a, "--k") && (ok = num_arg(val, 1e-6, 10, &v)))
+        else if (!strcmp(a, "--k") && (ok = num_parse_double(val, 1e-6, 10, &v)))
             opt.k = v;
-        else if (!strcmp(a, "--skip-plies") && (ok = num_arg(val, 0, MAX_GAME_PLY, &v)))
-            opt.skip_plies = (int)v;
-        else if (!strcmp(a, "--keep") && (ok = num_arg(val, 1e-9, 1, &v)))
+        else if (!strcmp(a, "--skip-plies") && (ok = num_parse(val, 0, MAX_GAME_PLY, &n)))
+            opt.skip_plies = (int)n;
+        else if (!strcmp(a, "--keep") && (ok = num_parse_double(val, 1e-9, 1, &v)))
             opt.keep = v;
-        else if (!strcmp(a, "--max-positions") && (ok = num_arg(val, 0, 4e9, &v)))
-            opt.max_positions = (long)v;
-        else if (!strcmp(a, "--validation") && (ok = num_arg(val, 0, 0.9, &v)))
+        else if (!strcmp(a, "--max-positions") && (ok = num_parse(val, 0, 4000000000L, &opt.max_positions)))
+            ;
+        else if (!strcmp(a, "--validation") && (ok = num_parse_double(val, 0, 0.9, &v)))
             opt.validation = v;
-        else if (!strcmp(a, "--report-every") && (ok = num_arg(val, 1, 1e7, &v)))
-            opt.report_every = (int)v;
-        else if (!strcmp(a, "--threads") && (ok = num_arg(val, 1, CHUNKS, &v)))
-            opt.threads = (int)v;
-        else if (!strcmp(a, "--seed") && (ok = num_arg(val, 0, 1e18, &v)))
-            opt.seed = (uint64_t)v;
+        else if (!strcmp(a, "--report-every") && (ok = num_parse(val, 1, 10000000, &n)))
+            opt.report_every = (int)n;
+        else if (!strcmp(a, "--threads") && (ok = num_parse(val, 1, CHUNKS, &n)))
+            opt.threads = (int)n;
+        else if (!strcmp(a, "--seed") && (ok = num_parse_u64(val, &opt.seed)))
+            ;
         else if (!strcmp(a, "--encoding"))
             ok = pgn_parse_encoding(val, &opt.encoding);
         else if (ok) {
@@ -957,8 +933,7 @@ int cli_tune(int argc, char **argv)
         fprintf(stderr, "tune: %s\n", err);
         return 1;
     }
-    struct timespec t0;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
+    int64_t t0 = now_us();
     TuneData *d = tune_data_new(&opt);
     if (!d) {
         fprintf(stderr, "tune: out of memory\n");
@@ -989,7 +964,7 @@ int cli_tune(int argc, char **argv)
             "%.1f s\n",
             st->games, st->games_rejected, st->games_no_result, st->positions_seen, st->skipped_book,
             st->skipped_noisy, st->skipped_sampling, st->train, st->validation, d->nparams * 2, used,
-            (double)st->bytes / 1e6, seconds_since(&t0));
+            (double)st->bytes / 1e6, seconds_since(t0));
     if (st->train == 0) {
         fprintf(stderr, "tune: no positions to tune on\n");
         goto out;
@@ -1001,7 +976,7 @@ int cli_tune(int argc, char **argv)
     double e1 = tune_fit(d, &params, k);
     double v1 = tune_error(d, &params, k, true);
     fprintf(stderr, "tune: done in %.1f s: training error %.6f -> %.6f, validation error %.6f -> %.6f\n",
-            seconds_since(&t0), e0, e1, v0, v1);
+            seconds_since(t0), e0, e1, v0, v1);
 
     char comment[2048];
     snprintf(comment, sizeof comment,

@@ -1,14 +1,6 @@
 #include "timeman.h"
 
 #include <string.h>
-#include <time.h>
-
-int64_t now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 void limits_clear(SearchLimits *limits)
 {

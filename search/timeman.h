@@ -5,6 +5,7 @@
 #include <stdint.h>
 
 #include "engine/board/types.h"
+#include "engine/util/clock.h"
 
 typedef struct {
     int64_t time[COLOR_NB], inc[COLOR_NB]; /* ms, < 0 when not given */
@@ -25,7 +26,6 @@ typedef struct {
     bool use_time;
 } TimeMan;
 
-int64_t now_ms(void);
 void limits_clear(SearchLimits *limits);
 /* Set up for side `us`; overhead is the Move Overhead option in ms. */
 void tm_init(TimeMan *tm, const SearchLimits *limits, int us, int64_t overhead, int64_t start);

@@ -21,14 +21,6 @@ const char *test_engine_path(void)
     return bin && *bin ? bin : "./chuhan";
 }
 
-uint64_t test_rand(uint64_t *s)
-{
-    *s ^= *s >> 12;
-    *s ^= *s << 25;
-    *s ^= *s >> 27;
-    return *s * 0x2545F4914F6CDD1DULL;
-}
-
 typedef const struct CMUnitTest *(*TestList)(size_t *count);
 
 int main(int argc, char **argv)

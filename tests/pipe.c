@@ -1,48 +1,24 @@
 #include "pipe.h"
 
-#include <errno.h>
-#include <poll.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "tests.h"
 
-long ep_now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
-}
+/* A write the engine does not take in this long means it stopped reading. */
+#define WRITE_MS 10000
 
 bool ep_start(EngineProc *ep, const char *const argv[])
 {
-    int in[2], out[2];
     memset(ep, 0, sizeof *ep);
-    signal(SIGPIPE, SIG_IGN);
-    if (pipe(in) || pipe(out))
+    char err[256];
+    if (!proc_start(&ep->proc, argv, err, sizeof err)) {
+        fprintf(stderr, "%s\n", err);
         return false;
-    pid_t pid = fork();
-    if (pid < 0)
-        return false;
-    if (pid == 0) {
-        dup2(in[0], 0);
-        dup2(out[1], 1);
-        close(in[1]);
-        close(out[0]);
-        execv(argv[0], (char *const *)argv);
-        _exit(127);
     }
-    close(in[0]);
-    close(out[1]);
-    ep->pid = pid;
-    ep->to_fd = in[1];
-    ep->from_fd = out[0];
     return true;
 }
 
@@ -54,32 +30,15 @@ bool ep_start_engine(EngineProc *ep)
 
 void ep_send_raw(EngineProc *ep, const void *data, size_t len)
 {
-    const char *p = data;
-    while (len) {
-        ssize_t n = write(ep->to_fd, p, len);
-        if (n <= 0) {
-            if (n < 0 && errno == EINTR)
-                continue;
-            return;
-        }
-        p += n;
-        len -= (size_t)n;
-    }
+    proc_write(&ep->proc, data, len, (int64_t)WRITE_MS * ep_slow());
 }
 
 void ep_send(EngineProc *ep, const char *fmt, ...)
 {
-    char buf[8192];
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(buf, sizeof buf - 1, fmt, ap);
+    proc_vprintf(&ep->proc, (int64_t)WRITE_MS * ep_slow(), fmt, ap);
     va_end(ap);
-    if (n < 0)
-        return;
-    if ((size_t)n > sizeof buf - 2)
-        n = (int)sizeof buf - 2;
-    buf[n++] = '\n';
-    ep_send_raw(ep, buf, (size_t)n);
 }
 
 int ep_slow(void)
@@ -107,44 +66,24 @@ int ep_slow(void)
     return scale;
 }
 
-static const char *read_line(EngineProc *ep, long timeout_ms)
+static const char *read_line(EngineProc *ep, int64_t deadline)
 {
-    long deadline = ep_now_ms() + timeout_ms;
-    for (;;) {
-        char *nl = memchr(ep->buf, '\n', ep->len);
-        if (nl) {
-            size_t n = (size_t)(nl - ep->buf);
-            memcpy(ep->line, ep->buf, n);
-            ep->line[n] = 0;
-            memmove(ep->buf, nl + 1, ep->len - n - 1);
-            ep->len -= n + 1;
-            ep->lines_read++;
-            return ep->line;
-        }
-        long left = deadline - ep_now_ms();
-        if (left <= 0 || ep->len == sizeof ep->buf)
-            return NULL;
-        struct pollfd pfd = {ep->from_fd, POLLIN, 0};
-        int r = poll(&pfd, 1, (int)left);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r <= 0)
-            return NULL;
-        ssize_t got = read(ep->from_fd, ep->buf + ep->len, sizeof ep->buf - ep->len);
-        if (got <= 0)
-            return NULL;
-        ep->len += (size_t)got;
-    }
+    if (proc_read_line(&ep->proc, deadline) <= 0)
+        return NULL;
+    ep->lines_read++;
+    return ep->proc.line;
 }
 
-const char *ep_read_line(EngineProc *ep, int timeout_ms) { return read_line(ep, (long)timeout_ms * ep_slow()); }
+const char *ep_read_line(EngineProc *ep, int timeout_ms)
+{
+    return read_line(ep, now_ms() + (int64_t)timeout_ms * ep_slow());
+}
 
 const char *ep_expect(EngineProc *ep, const char *prefix, int timeout_ms, char *log, size_t loglen)
 {
-    long deadline = ep_now_ms() + (long)timeout_ms * ep_slow();
+    int64_t deadline = now_ms() + (int64_t)timeout_ms * ep_slow();
     for (;;) {
-        long left = deadline - ep_now_ms();
-        const char *l = read_line(ep, left > 0 ? left : 0);
+        const char *l = read_line(ep, deadline);
         if (!l)
             return NULL;
         if (log) {
@@ -158,24 +97,11 @@ const char *ep_expect(EngineProc *ep, const char *prefix, int timeout_ms, char *
 
 int ep_finish(EngineProc *ep, int timeout_ms)
 {
-    close(ep->to_fd);
-    long deadline = ep_now_ms() + (long)timeout_ms * ep_slow();
-    int status = 0;
-    for (;;) {
-        pid_t r = waitpid(ep->pid, &status, WNOHANG);
-        if (r == ep->pid)
-            break;
-        if (ep_now_ms() > deadline) {
-            kill(ep->pid, SIGKILL);
-            waitpid(ep->pid, &status, 0);
-            close(ep->from_fd);
-            return -1;
-        }
-        char sink[4096];
-        struct pollfd pfd = {ep->from_fd, POLLIN, 0};
-        if (poll(&pfd, 1, 10) > 0 && read(ep->from_fd, sink, sizeof sink) <= 0)
-            usleep(1000);
+    proc_close_input(&ep->proc);
+    if (!proc_wait(&ep->proc, now_ms() + (int64_t)timeout_ms * ep_slow())) {
+        proc_kill(&ep->proc);
+        return -1;
     }
-    close(ep->from_fd);
+    int status = ep->proc.wait_status;
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }

@@ -1,17 +1,16 @@
-/* Drive the engine binary through pipes, as a GUI does. */
+/* Drive the engine binary through pipes, as a GUI does (a child process of
+ * engine/util/proc.h), with the tests' time limits. */
 #ifndef CHUHAN_TESTS_PIPE_H
 #define CHUHAN_TESTS_PIPE_H
 
 #include <stdbool.h>
 #include <stddef.h>
-#include <sys/types.h>
+
+#include "engine/util/clock.h"
+#include "engine/util/proc.h"
 
 typedef struct {
-    pid_t pid;
-    int to_fd, from_fd;
-    char buf[1 << 16];
-    size_t len;
-    char line[1 << 16];
+    Proc proc;
     long lines_read;
 } EngineProc;
 
@@ -37,7 +36,5 @@ const char *ep_expect(EngineProc *ep, const char *prefix, int timeout_ms, char *
 /* Close its input and wait for it (killing it after timeout_ms); returns the
  * exit status, or -1 when it had to be killed or died by a signal. */
 int ep_finish(EngineProc *ep, int timeout_ms);
-/* Milliseconds on a monotonic clock. */
-long ep_now_ms(void);
 
 #endif

@@ -64,7 +64,7 @@ static Bitboard random_occupancy(uint64_t *rng, int density)
 {
     Bitboard occ = 0;
     for (int s = 0; s < SQUARE_NB; s++)
-        if ((int)(test_rand(rng) % 100) < density)
+        if ((int)(rng_next(rng) % 100) < density)
             occ |= SquareBB[s];
     return occ;
 }

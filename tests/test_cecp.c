@@ -194,10 +194,10 @@ static void test_cecp_game(void **state)
     ep_send(&ep, "otim 30000");
     ep_send(&ep, "st 30");
     user_move();
-    long t0 = ep_now_ms();
+    long t0 = now_ms();
     ep_send(&ep, "?");
     engine_move(5000, NULL);
-    assert_true(ep_now_ms() - t0 < 3000L * ep_slow());
+    assert_true(now_ms() - t0 < 3000L * ep_slow());
     /* a result ends the game: no more moves */
     ep_send(&ep, "result 1/2-1/2 {Draw agreed}");
     user_move();
@@ -211,10 +211,10 @@ static void test_cecp_time_controls(void **state)
     ep_send(&ep, "force");
     /* a fixed time per move */
     ep_send(&ep, "st 1");
-    long t0 = ep_now_ms();
+    long t0 = now_ms();
     ep_send(&ep, "go");
     engine_move(5000, NULL);
-    long dt = ep_now_ms() - t0;
+    long dt = now_ms() - t0;
     if (dt < 500 || dt > 1500L * ep_slow())
         fail_msg("st 1: moved after %ld ms", dt);
     /* a depth limit */
@@ -233,9 +233,9 @@ static void test_cecp_time_controls(void **state)
     ep_send(&ep, "time 30");
     ep_send(&ep, "otim 200");
     user_move();
-    t0 = ep_now_ms();
+    t0 = now_ms();
     engine_move(2000, NULL);
-    dt = ep_now_ms() - t0;
+    dt = now_ms() - t0;
     if (dt >= 300L * ep_slow())
         fail_msg("0.3 s on the clock: moved after %ld ms", dt);
     /* an increment clock in seconds with a fraction */
@@ -243,9 +243,9 @@ static void test_cecp_time_controls(void **state)
     ep_send(&ep, "time 300");
     ep_send(&ep, "otim 300");
     user_move();
-    t0 = ep_now_ms();
+    t0 = now_ms();
     engine_move(3000, NULL);
-    assert_true(ep_now_ms() - t0 < 2000L * ep_slow());
+    assert_true(now_ms() - t0 < 2000L * ep_slow());
 }
 
 static void test_cecp_setboard_undo_remove(void **state)
@@ -346,8 +346,8 @@ static void test_cecp_analyze(void **state)
     long long nodes;
     const char *l;
     bool seen = false;
-    long t0 = ep_now_ms();
-    while (!seen && ep_now_ms() - t0 < 3000L * ep_slow() && (l = ep_read_line(&ep, 1000)))
+    long t0 = now_ms();
+    while (!seen && now_ms() - t0 < 3000L * ep_slow() && (l = ep_read_line(&ep, 1000)))
         seen = sscanf(l, "%d %d %d %lld", &ply, &score, &cs, &nodes) == 4 && ply >= 1;
     assert_true(seen);
     ep_send(&ep, ".");

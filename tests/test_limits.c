@@ -14,9 +14,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "engine/engine.h"
 #include "engine/board/movegen.h"
+#include "engine/engine.h"
 #include "engine/protocol/protocol.h"
+#include "engine/util/num.h"
 #include "fuzz/fuzz.h"
 #include "pipe.h"
 #include "search/threads.h"
@@ -102,9 +103,9 @@ static const char *expect(const char *prefix, int timeout_ms)
 static const char *expect_either(const char *a, const char *b, int timeout_ms)
 {
     log_buf[0] = 0;
-    long deadline = ep_now_ms() + timeout_ms;
+    long deadline = now_ms() + timeout_ms;
     for (;;) {
-        long left = deadline - ep_now_ms();
+        long left = deadline - now_ms();
         const char *l = ep_read_line(&ep, left > 0 ? (int)left : 0);
         if (!l) {
             fail_msg("no '%s' or '%s' within %d ms; got:\n%.4000s", a, b, timeout_ms, log_buf);
@@ -593,10 +594,10 @@ static void test_deep_search_xboard(void **state)
 static void go_ends(const char *go, const char *fen)
 {
     ep_send(&ep, "%s", go);
-    long t0 = ep_now_ms();
+    long t0 = now_ms();
     const char *l = expect("bestmove", WAIT_MS);
-    if (ep_now_ms() - t0 > 5000L * ep_slow())
-        fail_msg("'%s' took %ld ms", go, ep_now_ms() - t0);
+    if (now_ms() - t0 > 5000L * ep_slow())
+        fail_msg("'%s' took %ld ms", go, now_ms() - t0);
     assert_legal_reply(l, "bestmove", fen, NULL);
 }
 
@@ -675,11 +676,11 @@ static void test_numbers_xboard(void **state)
     ep_send(&ep, "level 0 1 0");
     ep_send(&ep, "time -99999999999999999999");
     ep_send(&ep, "otim 100");
-    long t0 = ep_now_ms();
+    long t0 = now_ms();
     ep_send(&ep, "h2e2");
     expect("move ", WAIT_MS);
-    if (ep_now_ms() - t0 > 5000L * ep_slow())
-        fail_msg("with its clock at minus a lot the engine took %ld ms", ep_now_ms() - t0);
+    if (now_ms() - t0 > 5000L * ep_slow())
+        fail_msg("with its clock at minus a lot the engine took %ld ms", now_ms() - t0);
     /* a clock of plus a lot: it thinks until told to move */
     ep_send(&ep, "new");
     ep_send(&ep, "level 0 99999999999 99999999999");
@@ -691,26 +692,57 @@ static void test_numbers_xboard(void **state)
     expect("move ", WAIT_MS);
 }
 
-/* parse_int64: every number clamped into range, nothing else accepted. */
-static void test_parse_int64(void **state)
+/* num_clamp: every number clamped into range, nothing else accepted. */
+static void test_num_clamp(void **state)
 {
     (void)state;
     int64_t v = 0;
-    assert_true(parse_int64("99999999999999999999999", 1, 100, &v));
+    assert_true(num_clamp("99999999999999999999999", 1, 100, &v));
     assert_int_equal(v, 100);
-    assert_true(parse_int64("-99999999999999999999999", -7, 100, &v));
+    assert_true(num_clamp("-99999999999999999999999", -7, 100, &v));
     assert_int_equal(v, -7);
-    assert_true(parse_int64("+42", 0, 100, &v));
+    assert_true(num_clamp("+42", 0, 100, &v));
     assert_int_equal(v, 42);
-    assert_true(parse_int64("9223372036854775807", 0, INT64_MAX, &v));
+    assert_true(num_clamp("9223372036854775807", 0, INT64_MAX, &v));
     assert_true(v == INT64_MAX);
-    assert_true(parse_int64("-9223372036854775808", INT64_MIN, 0, &v));
+    assert_true(num_clamp("-9223372036854775808", INT64_MIN, 0, &v));
     assert_true(v == INT64_MIN);
-    static const char *const bad[] = {"", "-", "+", "1e3", "12x", " 5", "0x10", "--1", "5 ", "٣"};
+    static const char *const bad[] = {"", "-", "+", "1e3", "12x", " 5", "0x10", "--1", "5 ", "\xd9\xa3"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
-        if (parse_int64(bad[i], 0, 100, &v))
-            fail_msg("parse_int64 accepts '%s'", bad[i]);
-    assert_false(parse_int64(NULL, 0, 1, &v));
+        if (num_clamp(bad[i], 0, 100, &v))
+            fail_msg("num_clamp accepts '%s'", bad[i]);
+    assert_false(num_clamp(NULL, 0, 1, &v));
+}
+
+/* The strict parsers: the whole text one number in range (blanks around
+ * it allowed), anything else refused and the output left alone. */
+static void test_num_parse(void **state)
+{
+    (void)state;
+    long v = -1;
+    assert_true(num_parse("42", 0, 100, &v));
+    assert_int_equal(v, 42);
+    assert_true(num_parse(" -7 ", -10, 0, &v));
+    assert_int_equal(v, -7);
+    static const char *const bad[] = {"", " ", "101", "-1", "4x", "1e2", "0x10", "99999999999999999999", "1 2"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        v = -1;
+        if (num_parse(bad[i], 0, 100, &v) || v != -1)
+            fail_msg("num_parse accepts '%s'", bad[i]);
+    }
+    assert_false(num_parse(NULL, 0, 1, &v));
+    uint64_t u = 0;
+    assert_true(num_parse_u64("18446744073709551615", &u));
+    assert_true(u == UINT64_MAX);
+    assert_false(num_parse_u64("18446744073709551616", &u));
+    assert_false(num_parse_u64("-1", &u));
+    assert_false(num_parse_u64("7s", &u));
+    double d = 0;
+    assert_true(num_parse_double("0.25", 0, 1, &d));
+    assert_true(d == 0.25);
+    assert_false(num_parse_double("1.5", 0, 1, &d));
+    assert_false(num_parse_double("nan", 0, 1, &d));
+    assert_false(num_parse_double(".5x", 0, 1, &d));
 }
 
 /* The time manager: any clock, however large or small, gives times of at
@@ -763,13 +795,13 @@ static void test_book_file_device(void **state)
 {
     (void)state;
     ep_send(&ep, "setoption name BookFile value /dev/zero");
-    long t0 = ep_now_ms();
+    long t0 = now_ms();
     ep_send(&ep, "isready");
     log_buf[0] = 0;
     const char *l = ep_expect(&ep, "readyok", 10000, log_buf, sizeof log_buf);
-    if (!l || ep_now_ms() - t0 > 3000L * ep_slow())
+    if (!l || now_ms() - t0 > 3000L * ep_slow())
         fail_msg("BookFile /dev/zero: %s after %ld ms (book/book.c book_load_file reads up to 4 GB)",
-                 l ? "refused" : "no answer", ep_now_ms() - t0);
+                 l ? "refused" : "no answer", now_ms() - t0);
     expect_in_log("info string book");
 }
 
@@ -819,9 +851,9 @@ static const char *run_isolated(FuzzFn fn, const uint8_t *data, size_t size, cha
     }
     close(fds[1]);
     int status = 0;
-    long deadline = ep_now_ms() + WAIT_MS;
+    long deadline = now_ms() + WAIT_MS;
     pid_t r;
-    while ((r = waitpid(pid, &status, WNOHANG)) == 0 && ep_now_ms() < deadline)
+    while ((r = waitpid(pid, &status, WNOHANG)) == 0 && now_ms() < deadline)
         usleep(2000);
     if (r == 0) {
         kill(pid, SIGKILL);
@@ -891,7 +923,8 @@ const struct CMUnitTest *limits_tests(size_t *count)
 {
     static const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_read_line),
-        cmocka_unit_test(test_parse_int64),
+        cmocka_unit_test(test_num_clamp),
+        cmocka_unit_test(test_num_parse),
         cmocka_unit_test(test_time_manager_extremes),
         cmocka_unit_test(test_engine_api_limits),
         cmocka_unit_test_setup_teardown(test_long_line_uci, setup_uci, teardown),

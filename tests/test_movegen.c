@@ -233,8 +233,8 @@ static void test_generators_match_naive(void **state)
             if (!n)
                 break;
             /* prefer captures now and then so that games thin out */
-            Move m = moves[test_rand(&rng) % (uint64_t)n];
-            for (int k = 0; k < n && test_rand(&rng) % 3 == 0; k++)
+            Move m = moves[rng_next(&rng) % (uint64_t)n];
+            for (int k = 0; k < n && rng_next(&rng) % 3 == 0; k++)
                 if (pos_is_capture(&pos, moves[k]))
                     m = moves[k];
             pos_do_move(&pos, m);

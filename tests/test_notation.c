@@ -140,7 +140,7 @@ static void test_notation_roundtrip_random(void **state)
             if (n == 0)
                 break;
             moves += roundtrip_position(&pos, features);
-            pos_do_move(&pos, list[test_rand(&seed) % (uint64_t)n]);
+            pos_do_move(&pos, list[rng_next(&seed) % (uint64_t)n]);
         }
     }
     assert_true(moves > 50000);
@@ -319,10 +319,10 @@ static void test_notation_errors(void **state)
         char buf[24];
         snprintf(buf, sizeof buf, "%s", seeds[i % 6]);
         size_t len = strlen(buf);
-        int edits = 1 + (int)(test_rand(&seed) % 3);
+        int edits = 1 + (int)(rng_next(&seed) % 3);
         for (int e = 0; e < edits; e++) {
-            unsigned char v = (unsigned char)test_rand(&seed);
-            buf[test_rand(&seed) % len] = (char)(v ? v : '+');
+            unsigned char v = (unsigned char)rng_next(&seed);
+            buf[rng_next(&seed) % len] = (char)(v ? v : '+');
         }
         char err[200];
         Move m = notation_read(&pos, buf, NOTATION_AUTO, err, sizeof err);

@@ -516,7 +516,7 @@ static Move random_shuffle(Position *p, uint64_t *rng)
     Move moves[MAX_MOVES];
     int n = gen_legal(p, moves);
     for (int tries = 0; n && tries < 40; tries++) {
-        Move m = moves[test_rand(rng) % (uint64_t)n];
+        Move m = moves[rng_next(rng) % (uint64_t)n];
         if (!pos_is_capture(p, m) && piece_type(p->board[move_from(m)]) != PAWN)
             return m;
     }
@@ -534,13 +534,13 @@ static void test_rules_random_cycles(void **state)
     int cycles = 0;
     for (int game = 0; game < 300; game++) {
         assert_true(pos_set_fen(&pos, START_FEN, NULL, 0));
-        int plies = 10 + (int)(test_rand(&rng) % 50);
+        int plies = 10 + (int)(rng_next(&rng) % 50);
         for (int i = 0; i < plies; i++) {
             Move moves[MAX_MOVES];
             int n = gen_legal(&pos, moves);
             if (!n)
                 break;
-            pos_do_move(&pos, moves[test_rand(&rng) % (uint64_t)n]);
+            pos_do_move(&pos, moves[rng_next(&rng) % (uint64_t)n]);
         }
         int prev = pos.top;
         Move a = random_shuffle(&pos, &rng);

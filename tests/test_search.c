@@ -7,8 +7,8 @@
 #include <unistd.h>
 
 #include "bench/bench.h"
-#include "engine/engine.h"
 #include "engine/board/movegen.h"
+#include "engine/engine.h"
 #include "tests.h"
 
 typedef struct {

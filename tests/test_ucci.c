@@ -128,10 +128,10 @@ static void test_ucci_go_time(void **state)
     /* milliseconds */
     ep_send(&ep, "setoption usemillisec true");
     ep_send(&ep, "position startpos moves h2e2 h9g7");
-    long t0 = ep_now_ms();
+    long t0 = now_ms();
     ep_send(&ep, "go time 1500 increment 0 opptime 1500 oppincrement 0");
     assert_bestmove_legal(expect("bestmove", 5000), START_FEN, "h2e2 h9g7", move);
-    long dt = ep_now_ms() - t0;
+    long dt = now_ms() - t0;
     if (dt >= 1500L * ep_slow())
         fail_msg("bestmove after %ld ms on a 1500 ms clock", dt);
     assert_non_null(strstr(log_buf, "info depth "));
@@ -139,24 +139,24 @@ static void test_ucci_go_time(void **state)
     assert_non_null(strstr(log_buf, " pv "));
     assert_non_null(strstr(log_buf, "info time "));
     /* a tiny clock */
-    t0 = ep_now_ms();
+    t0 = now_ms();
     ep_send(&ep, "go time 150 opptime 60000");
     assert_bestmove_legal(expect("bestmove", 3000), START_FEN, "h2e2 h9g7", move);
-    dt = ep_now_ms() - t0;
+    dt = now_ms() - t0;
     if (dt >= 150L * ep_slow())
         fail_msg("bestmove after %ld ms on a 150 ms clock", dt);
     /* seconds (the protocol's default unit); fractions accepted */
     ep_send(&ep, "setoption usemillisec false");
-    t0 = ep_now_ms();
+    t0 = now_ms();
     ep_send(&ep, "go time 1 movestogo 5 opptime 1 oppmovestogo 5");
     assert_bestmove_legal(expect("bestmove", 3000), START_FEN, "h2e2 h9g7", move);
-    dt = ep_now_ms() - t0;
+    dt = now_ms() - t0;
     if (dt >= 1000L * ep_slow())
         fail_msg("bestmove after %ld ms on a 1 s clock", dt);
-    t0 = ep_now_ms();
+    t0 = now_ms();
     ep_send(&ep, "go time 0.4 increment 0.1");
     assert_bestmove_legal(expect("bestmove", 3000), START_FEN, "h2e2 h9g7", move);
-    assert_true(ep_now_ms() - t0 < 400L * ep_slow());
+    assert_true(now_ms() - t0 < 400L * ep_slow());
     /* nodes, and infinite until stop */
     ep_send(&ep, "go nodes 20000");
     assert_bestmove_legal(expect("bestmove", 10000), START_FEN, "h2e2 h9g7", move);

@@ -108,10 +108,10 @@ static void test_go_movetime(void **state)
 {
     (void)state;
     ep_send(&ep, "position startpos");
-    long t0 = ep_now_ms();
+    long t0 = now_ms();
     ep_send(&ep, "go movetime 300");
     const char *l = expect("bestmove", 5000);
-    long dt = ep_now_ms() - t0;
+    long dt = now_ms() - t0;
     assert_bestmove_legal(l, START_FEN, NULL);
     assert_true(dt >= 250);
     assert_true(dt < 2000L * ep_slow());
@@ -133,10 +133,10 @@ static void test_go_infinite_and_stop(void **state)
     ep_send(&ep, "isready");
     expect("readyok", 2000);
     assert_non_null(strstr(log_buf, "info string go: already searching"));
-    long t0 = ep_now_ms();
+    long t0 = now_ms();
     ep_send(&ep, "stop");
     l = expect("bestmove", 2000);
-    assert_true(ep_now_ms() - t0 < 1000L * ep_slow());
+    assert_true(now_ms() - t0 < 1000L * ep_slow());
     assert_bestmove_legal(l, START_FEN, "h2e2");
 }
 
@@ -144,10 +144,10 @@ static void test_tiny_clock(void **state)
 {
     (void)state;
     ep_send(&ep, "position startpos moves h2e2 h9g7");
-    long t0 = ep_now_ms();
+    long t0 = now_ms();
     ep_send(&ep, "go wtime 150 btime 150 winc 0 binc 0");
     const char *l = expect("bestmove", 3000);
-    long dt = ep_now_ms() - t0;
+    long dt = now_ms() - t0;
     assert_bestmove_legal(l, START_FEN, "h2e2 h9g7");
     if (dt >= 150L * ep_slow())
         fail_msg("bestmove after %ld ms on a 150 ms clock", dt);

@@ -8,6 +8,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "engine/util/rng.h" /* rng_next: the randomised tests' generator */
+
 /* Each module's tests; main.c runs them as one cmocka group. */
 const struct CMUnitTest *bitboard_tests(size_t *count);
 const struct CMUnitTest *position_tests(size_t *count);
@@ -27,7 +29,5 @@ const struct CMUnitTest *tune_tests(size_t *count);
 const char *test_data_path(const char *name);
 /* The engine binary under test ($CHUHAN_BIN, default ./chuhan). */
 const char *test_engine_path(void);
-/* A small deterministic generator for randomised tests. */
-uint64_t test_rand(uint64_t *state);
 
 #endif

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "engine/util/error.h"
+#include "engine/util/rng.h"
 
 Key Zobrist[PIECE_NB][SQUARE_NB];
 Key ZobristSide;
@@ -22,20 +23,15 @@ static const char *const COLOR_NAMES[COLOR_NB] = {"red", "black"};
 
 void zobrist_init(void)
 {
-    /* splitmix64 from a fixed seed: the keys must never change, the opening
-     * book is indexed by them. */
+    /* From a fixed seed: the keys must never change, the opening book is
+     * indexed by them. */
     uint64_t x = 0x43687568616E2121ULL; /* "Chuhan!!" */
     for (int pc = 0; pc < PIECE_NB; pc++)
         for (int s = 0; s < SQUARE_NB; s++) {
-            uint64_t z = (x += 0x9E3779B97F4A7C15ULL);
-            z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-            z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-            Zobrist[pc][s] = (pc == NO_PIECE || piece_type(pc) == NO_PIECE_TYPE) ? 0 : z ^ (z >> 31);
+            Key z = rng_next(&x);
+            Zobrist[pc][s] = (pc == NO_PIECE || piece_type(pc) == NO_PIECE_TYPE) ? 0 : z;
         }
-    uint64_t z = (x += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    ZobristSide = z ^ (z >> 31);
+    ZobristSide = rng_next(&x);
 }
 
 /* ---- check information ---- */
@@ -572,6 +568,12 @@ void move_str(Move m, char *out, bool rank1)
     int from = move_from(m), to = move_to(m);
     int n = sprintf(out, "%c%d", 'a' + sq_file(from), sq_rank(from) + rank1);
     sprintf(out + n, "%c%d", 'a' + sq_file(to), sq_rank(to) + rank1);
+}
+
+bool looks_like_move(const char *t)
+{
+    return strlen(t) == 4 && t[0] >= 'a' && t[0] <= 'i' && t[1] >= '0' && t[1] <= '9' && t[2] >= 'a' && t[2] <= 'i'
+        && t[3] >= '0' && t[3] <= '9';
 }
 
 int parse_square(const char *s, bool rank1, int *len)

@@ -95,6 +95,9 @@ char piece_char(int pc);
 
 /* UCI text of a move (ranks 0-9, or 1-10 when rank1), at least 6 bytes. */
 void move_str(Move m, char *out, bool rank1);
+/* Has text the shape of a move in UCI form with ranks 0-9, [a-i][0-9][a-i][0-9]
+ * (legal or not)? */
+bool looks_like_move(const char *text);
 /* Square from text like "h2" (ranks 0-9, or 1-10 when rank1); -1 if bad.
  * Advances *len by the characters read. */
 int parse_square(const char *s, bool rank1, int *len);

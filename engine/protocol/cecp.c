@@ -25,10 +25,12 @@
 #include <string.h>
 #include <strings.h>
 
-#include "engine/init.h"
 #include "engine/board/movegen.h"
-#include "protocol.h"
+#include "engine/init.h"
 #include "engine/rules/rules.h"
+#include "engine/util/num.h"
+#include "engine/util/text.h"
+#include "protocol.h"
 
 typedef enum { S_NONE, S_THINK, S_PONDER, S_ANALYZE } SearchKind;
 
@@ -328,12 +330,6 @@ static bool parse_base(const char *text, int64_t *ms)
     return true;
 }
 
-static bool looks_like_move(const char *t)
-{
-    return strlen(t) == 4 && t[0] >= 'a' && t[0] <= 'i' && isdigit((unsigned char)t[1]) && t[2] >= 'a' && t[2] <= 'i'
-           && isdigit((unsigned char)t[3]);
-}
-
 /* ---- commands ---- */
 
 static void cmd_features(Cecp *x)
@@ -416,10 +412,7 @@ static void cmd_setboard(Cecp *x, char **tok, int n)
 static void cmd_usermove(Cecp *x, const char *text)
 {
     char shown[16];
-    snprintf(shown, sizeof shown, "%s", text);
-    for (char *p = shown; *p; p++)
-        if ((unsigned char)*p < 32 || (unsigned char)*p == 127)
-            *p = '?';
+    text_printable(shown, sizeof shown, text);
     if (x->bad_position) {
         out_line(x->out, "Illegal move (no legal position set): %s", shown);
         return;
@@ -486,7 +479,7 @@ static void cmd_undo(Cecp *x, int plies)
 static void cmd_level(Cecp *x, char **tok, int n)
 {
     int64_t mps, base, inc;
-    if (n != 4 || !parse_int64(tok[1], 0, 100000, &mps) || !parse_base(tok[2], &base) || !parse_seconds(tok[3], &inc)) {
+    if (n != 4 || !num_clamp(tok[1], 0, 100000, &mps) || !parse_base(tok[2], &base) || !parse_seconds(tok[3], &inc)) {
         error_reply(x, "bad arguments");
         return;
     }
@@ -542,7 +535,7 @@ static void cmd_option(Cecp *x, char *line_after)
 static void cmd_memory_cores(Cecp *x, const char *name, const char *arg, int64_t max)
 {
     int64_t v;
-    if (!arg || !parse_int64(arg, 1, max, &v)) {
+    if (!arg || !num_clamp(arg, 1, max, &v)) {
         error_reply(x, "bad arguments");
         return;
     }
@@ -554,10 +547,7 @@ static void cmd_memory_cores(Cecp *x, const char *name, const char *arg, int64_t
 /* One command; false for quit. */
 static bool serve_line(Cecp *x, char *line, char **tok)
 {
-    snprintf(x->echo, sizeof x->echo, "%s", line);
-    for (char *p = x->echo; *p; p++)
-        if ((unsigned char)*p < 32 || (unsigned char)*p == 127)
-            *p = '?';
+    text_printable(x->echo, sizeof x->echo, line);
     /* "option NAME=VALUE" keeps its spaces */
     char *rest = line;
     while (isspace((unsigned char)*rest))
@@ -585,7 +575,7 @@ static bool serve_line(Cecp *x, char *line, char **tok)
         if (n > 1 && !strcmp(tok[1], "debug"))
             atomic_store(&x->debug, false);
     } else if (!strcmp(c, "protover")) {
-        if (n < 2 || !parse_int64(tok[1], 0, 1000, &v))
+        if (n < 2 || !num_clamp(tok[1], 0, 1000, &v))
             error_reply(x, "bad arguments");
         else if (v >= 2)
             cmd_features(x);
@@ -629,11 +619,7 @@ static bool serve_line(Cecp *x, char *line, char **tok)
         if (atomic_load(&x->kind) == S_THINK && x->npongs == (int)(sizeof x->pongs / sizeof x->pongs[0]))
             move_now(x);
         if (x->npongs < (int)(sizeof x->pongs / sizeof x->pongs[0])) {
-            char *p = x->pongs[x->npongs++];
-            snprintf(p, sizeof x->pongs[0], "%s", n > 1 ? tok[1] : "");
-            for (; *p; p++)
-                if ((unsigned char)*p < 32 || (unsigned char)*p == 127)
-                    *p = '?';
+            text_printable(x->pongs[x->npongs++], sizeof x->pongs[0], n > 1 ? tok[1] : "");
         }
     } else if (!strcmp(c, "level")) {
         cmd_level(x, tok, n);
@@ -643,13 +629,13 @@ static bool serve_line(Cecp *x, char *line, char **tok)
         else
             x->st_ms = v;
     } else if (!strcmp(c, "sd")) {
-        if (n != 2 || !parse_int64(tok[1], 1, MAX_PLY - 4, &v))
+        if (n != 2 || !num_clamp(tok[1], 1, MAX_PLY - 4, &v))
             error_reply(x, "bad arguments");
         else
             x->sd = (int)v;
     } else if (!strcmp(c, "time") || !strcmp(c, "otim")) {
         /* centiseconds; a clock may show less than zero */
-        if (n != 2 || !parse_int64(tok[1], -((int64_t)1 << 40), (int64_t)1 << 40, &v))
+        if (n != 2 || !num_clamp(tok[1], -((int64_t)1 << 40), (int64_t)1 << 40, &v))
             error_reply(x, "bad arguments");
         else
             *(c[0] == 't' ? &x->time_ms : &x->otim_ms) = v * 10;

@@ -58,26 +58,6 @@ int tokenize(char *line, char **tokens, int max)
     return n;
 }
 
-bool parse_int64(const char *text, int64_t min, int64_t max, int64_t *out)
-{
-    if (!text || !*text)
-        return false;
-    const char *p = text;
-    if (*p == '-' || *p == '+')
-        p++;
-    if (!isdigit((unsigned char)*p))
-        return false;
-    for (const char *q = p; *q; q++)
-        if (!isdigit((unsigned char)*q))
-            return false;
-    errno = 0;
-    long long v = strtoll(text, NULL, 10);
-    if (errno == ERANGE)
-        v = text[0] == '-' ? min : max;
-    *out = v < min ? min : v > max ? max : v;
-    return true;
-}
-
 int protocol_main(FILE *in, FILE *out_file)
 {
     static char line[LINE_MAX_BYTES];

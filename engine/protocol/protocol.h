@@ -30,10 +30,6 @@ bool read_line(FILE *in, char *buf, size_t cap, bool *too_long);
 /* Split a line into whitespace-separated tokens, in place. */
 int tokenize(char *line, char **tokens, int max);
 
-/* Parse a whole-number argument into [min, max] (values beyond are
- * clamped); false if it is not a number. */
-bool parse_int64(const char *text, int64_t min, int64_t max, int64_t *out);
-
 /* Serve the protocol named by the first command (uci, ucci, xboard) on
  * in/out until quit or end of input.  Returns the exit status. */
 int protocol_main(FILE *in, FILE *out);

@@ -18,8 +18,10 @@
 #include <strings.h>
 #include <unistd.h>
 
-#include "engine/init.h"
 #include "engine/board/movegen.h"
+#include "engine/init.h"
+#include "engine/util/num.h"
+#include "engine/util/text.h"
 #include "protocol.h"
 
 #define HISTORY 8 /* own search scores remembered for draw offers and resignation */
@@ -115,15 +117,8 @@ static int to_ucci_score(int v)
     return v > UCCI_MAX_SCORE ? UCCI_MAX_SCORE : v < -UCCI_MAX_SCORE ? -UCCI_MAX_SCORE : v;
 }
 
-/* Control characters of an echoed token shown as '?', at most 64 bytes. */
-static const char *shown(const char *text, char buf[65])
-{
-    snprintf(buf, 65, "%s", text);
-    for (char *p = buf; *p; p++)
-        if ((unsigned char)*p < 32 || (unsigned char)*p == 127)
-            *p = '?';
-    return buf;
-}
+/* An echoed token, at most 64 bytes, control characters as '?'. */
+static const char *shown(const char *text, char buf[65]) { return text_printable(buf, 65, text); }
 
 /* ---- callbacks (search thread) ---- */
 
@@ -340,7 +335,7 @@ static void cmd_setoption(Ucci *u, char **tok, int n)
         out_line(u->out, "info message setoption %s: must be true or false, not '%s'", o->name, shown(value, s));
         return;
     }
-    if ((is_spin || o->kind == U_HASH || o->kind == U_THREADS) && !parse_int64(value, o->min, INT64_MAX, &num)) {
+    if ((is_spin || o->kind == U_HASH || o->kind == U_THREADS) && !num_clamp(value, o->min, INT64_MAX, &num)) {
         out_line(u->out, "info message setoption %s: '%s' is not a number", o->name, shown(value, s));
         return;
     }
@@ -486,7 +481,7 @@ static bool parse_time(const Ucci *u, const char *text, int64_t *ms)
     const char *dot = strchr(text, '.');
     if (!dot || u->millisec) {
         int64_t v;
-        if (!parse_int64(text, -BIG, BIG, &v))
+        if (!num_clamp(text, -BIG, BIG, &v))
             return false;
         if (!u->millisec)
             v = v > BIG / 1000 ? BIG : v < -BIG / 1000 ? -BIG : v * 1000;
@@ -500,7 +495,7 @@ static bool parse_time(const Ucci *u, const char *text, int64_t *ms)
     memcpy(whole, text, len);
     whole[len] = 0;
     int64_t v = 0;
-    if (len && !parse_int64(whole, -BIG, BIG, &v))
+    if (len && !num_clamp(whole, -BIG, BIG, &v))
         return false;
     int64_t frac = 0, scale = 100;
     for (const char *p = dot + 1; *p && scale; p++, scale /= 10)
@@ -513,7 +508,7 @@ static bool parse_time(const Ucci *u, const char *text, int64_t *ms)
 static bool go_number(Ucci *u, char **tok, int n, int *i, int64_t min, int64_t max, int64_t *out)
 {
     char s[65];
-    if (*i + 1 >= n || !parse_int64(tok[*i + 1], min, max, out)) {
+    if (*i + 1 >= n || !num_clamp(tok[*i + 1], min, max, out)) {
         out_line(u->out, "info message go: '%s' needs a number", shown(tok[*i], s));
         return false;
     }

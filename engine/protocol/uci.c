@@ -9,8 +9,10 @@
 #include <string.h>
 #include <strings.h>
 
-#include "engine/init.h"
 #include "engine/board/movegen.h"
+#include "engine/init.h"
+#include "engine/util/num.h"
+#include "engine/util/text.h"
 #include "protocol.h"
 
 typedef struct {
@@ -197,7 +199,7 @@ static void cmd_position(Uci *u, char **tok, int n, int start)
 
 static bool go_number(Uci *u, char **tok, int n, int *i, int64_t min, int64_t max, int64_t *out)
 {
-    if (*i + 1 >= n || !parse_int64(tok[*i + 1], min, max, out)) {
+    if (*i + 1 >= n || !num_clamp(tok[*i + 1], min, max, out)) {
         out_line(u->out, "info string go: '%s' needs a number", tok[*i]);
         return false;
     }
@@ -350,11 +352,7 @@ int uci_main(FILE *in, Output *out, char *first_line)
             out_line(out, "info string static evaluation %d (side to move)", engine_eval(u.engine));
         else {
             char shown[65];
-            snprintf(shown, sizeof shown, "%s", c);
-            for (char *p = shown; *p; p++)
-                if ((unsigned char)*p < 32 || (unsigned char)*p == 127)
-                    *p = '?';
-            out_line(out, "info string unknown command '%s'", shown);
+            out_line(out, "info string unknown command '%s'", text_printable(shown, sizeof shown, c));
         }
     }
     engine_free(u.engine); /* stops and waits for a running search */

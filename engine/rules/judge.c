@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "engine/cli.h"
+#include "engine/util/num.h"
 #include "rules.h"
 
 static int judge_usage(void)
@@ -21,26 +22,10 @@ static int judge_usage(void)
     return 2;
 }
 
-/* A move token: [a-i][0-9][a-i][0-9]. */
-static bool looks_like_move(const char *s)
-{
-    return strlen(s) == 4 && s[0] >= 'a' && s[0] <= 'i' && s[1] >= '0' && s[1] <= '9' && s[2] >= 'a'
-        && s[2] <= 'i' && s[3] >= '0' && s[3] <= '9';
-}
-
-static bool read_int(const char *s, int lo, int hi, int *out)
-{
-    char *end;
-    long v = strtol(s, &end, 10);
-    if (!*s || *end || v < lo || v > hi)
-        return false;
-    *out = (int)v;
-    return true;
-}
-
 int cli_judge(int argc, char **argv)
 {
-    int rule = RULE_AXF, repeats = 2, sixty = 120;
+    int rule = RULE_AXF;
+    long repeats = 2, sixty = 120;
     int i = 0;
     for (; i < argc && !strncmp(argv[i], "--", 2); i++) {
         const char *opt = argv[i];
@@ -57,12 +42,12 @@ int cli_judge(int argc, char **argv)
                 return 2;
             }
         } else if (!strcmp(opt, "--repeats")) {
-            if (!read_int(val, 2, 100, &repeats)) {
+            if (!num_parse(val, 2, 100, &repeats)) {
                 fprintf(stderr, "judge: --repeats must be a number from 2 to 100, not '%s'\n", val);
                 return 2;
             }
         } else if (!strcmp(opt, "--sixty")) {
-            if (!read_int(val, 0, 100000, &sixty)) {
+            if (!num_parse(val, 0, 100000, &sixty)) {
                 fprintf(stderr, "judge: --sixty must be a number of plies (0 disables), not '%s'\n", val);
                 return 2;
             }
@@ -90,7 +75,7 @@ int cli_judge(int argc, char **argv)
     static Position pos;
     Verdict v = VERDICT_NONE;
     char reason[320], err[320];
-    if (rules_judge_game(&pos, fen, argv + i, argc - i, rule, sixty, repeats, &v, reason, sizeof reason, err,
+    if (rules_judge_game(&pos, fen, argv + i, argc - i, rule, (int)sixty, (int)repeats, &v, reason, sizeof reason, err,
                          sizeof err)) {
         fprintf(stderr, "judge: %s\n", err);
         return 1;

@@ -14,11 +14,11 @@
 #include <zstd.h>
 
 #include "book/book.h"
-#include "engine/init.h"
 #include "engine/board/movegen.h"
+#include "engine/init.h"
+#include "engine/protocol/protocol.h"
 #include "engine/records/notation.h"
 #include "engine/records/pgn.h"
-#include "engine/protocol/protocol.h"
 #include "engine/rules/rules.h"
 #include "eval/eval.h"
 

@@ -1,0 +1,64 @@
+/* A child process spoken to through pipes, line by line: its standard
+ * input and output are ours, its standard error is left to ours.  It runs
+ * in a process group of its own (killing it kills what it started, a
+ * shell's children too), and every exchange is bounded: a write must be
+ * taken within its time, a read waits no longer than its deadline, and a
+ * line longer than PROC_LINE_MAX bytes is dropped whole; so a child that
+ * floods, stalls or dies never hangs the parent.  Used by the match runner,
+ * the soak and the tests that drive the engine as a GUI does.
+ *
+ * The first proc_start makes SIGPIPE ignored in the whole program: a write
+ * to a child that has gone must fail, not kill the parent. */
+#ifndef CHUHAN_UTIL_PROC_H
+#define CHUHAN_UTIL_PROC_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#define PROC_LINE_MAX 65536 /* longest line kept */
+
+typedef struct {
+    pid_t pid; /* 0: none started */
+    int to_fd, from_fd;
+    bool eof;         /* its output has ended */
+    bool reaped;      /* it has exited and wait_status holds how */
+    int wait_status;
+    char buf[2 * PROC_LINE_MAX];
+    size_t start, len; /* unread bytes: buf[start .. start + len) */
+    bool discarding;   /* inside a line too long to keep */
+    char line[PROC_LINE_MAX + 1]; /* the last line read, without its end */
+} Proc;
+
+/* Start argv[0] (a path) with argv (NULL-terminated).  False with the
+ * reason; a Proc that was running is killed first. */
+bool proc_start(Proc *p, const char *const argv[], char *err, size_t errlen);
+/* Started, not yet killed or reaped. */
+bool proc_alive(const Proc *p);
+
+/* Write all of data within timeout_ms.  False when the child has closed
+ * its input, exited, or stopped reading for that long. */
+bool proc_write(Proc *p, const void *data, size_t len, int64_t timeout_ms);
+/* One line (the newline is added) within timeout_ms. */
+bool proc_printf(Proc *p, int64_t timeout_ms, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+bool proc_vprintf(Proc *p, int64_t timeout_ms, const char *fmt, va_list ap);
+
+/* The next line before the deadline (now_ms() time): 1 with the line in
+ * p->line (a trailing CR taken off, NUL bytes and tabs as spaces), 0 when
+ * the deadline passed, -1 when the output has ended. */
+int proc_read_line(Proc *p, int64_t deadline);
+
+/* Close our end of its input (the child reads end of file). */
+void proc_close_input(Proc *p);
+/* Wait until it exits or the deadline passes, reading and dropping what it
+ * writes meanwhile; true when it has exited (p->wait_status says how). */
+bool proc_wait(Proc *p, int64_t deadline);
+/* Kill its process group, reap it and close the pipes. */
+void proc_kill(Proc *p);
+/* How it ended, for messages: "exit status 1", "killed by signal 9",
+ * "running". */
+const char *proc_exit_text(const Proc *p, char *buf, size_t len);
+
+#endif

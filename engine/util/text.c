@@ -1,0 +1,14 @@
+#include "text.h"
+
+#include <stdio.h>
+
+char *text_printable(char *dst, size_t cap, const char *src)
+{
+    if (!cap)
+        return dst;
+    snprintf(dst, cap, "%s", src);
+    for (char *p = dst; *p; p++)
+        if ((unsigned char)*p < 32 || (unsigned char)*p == 127)
+            *p = '?';
+    return dst;
+}
