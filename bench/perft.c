@@ -77,9 +77,13 @@ void perft_divide(Position *pos, int depth, FILE *out)
 int perft_suite(const char *path, uint64_t max_nodes, FILE *out)
 {
     FILE *f = fopen(path, "r");
-    if (!f)
+    Position *pos = malloc(sizeof *pos);
+    if (!f || !pos) {
+        if (f)
+            fclose(f);
+        free(pos);
         return -1;
-    static Position pos;
+    }
     char line[1024], err[160];
     int bad = 0, lineno = 0;
     while (fgets(line, sizeof line, f)) {
@@ -92,7 +96,7 @@ int perft_suite(const char *path, uint64_t max_nodes, FILE *out)
             }
             continue;
         }
-        if (!pos_set_fen(&pos, pc.fen, err, sizeof err)) {
+        if (!pos_set_fen(pos, pc.fen, err, sizeof err)) {
             fprintf(out, "FAIL %s: bad FEN: %s\n", pc.id, err);
             bad++;
             continue;
@@ -101,7 +105,7 @@ int perft_suite(const char *path, uint64_t max_nodes, FILE *out)
             if (!pc.expected[d] || (max_nodes && pc.expected[d] > max_nodes))
                 continue;
             double t0 = now_seconds();
-            uint64_t got = perft(&pos, d);
+            uint64_t got = perft(pos, d);
             double dt = now_seconds() - t0;
             bool ok = got == pc.expected[d];
             bad += !ok;
@@ -111,15 +115,7 @@ int perft_suite(const char *path, uint64_t max_nodes, FILE *out)
         }
     }
     fclose(f);
+    free(pos);
     return bad;
 }
 
-double perft_speed(int depth, uint64_t *nodes, double *seconds)
-{
-    static Position pos;
-    pos_set_fen(&pos, START_FEN, NULL, 0);
-    double t0 = now_seconds();
-    *nodes = perft(&pos, depth);
-    *seconds = now_seconds() - t0;
-    return *seconds > 0 ? (double)*nodes / *seconds : 0.0;
-}

@@ -27,7 +27,4 @@ void perft_divide(Position *pos, int depth, FILE *out);
  * the number of mismatches, or -1 when the file cannot be read. */
 int perft_suite(const char *path, uint64_t max_nodes, FILE *out);
 
-/* Perft(depth) of the start position, timed; returns leaves per second. */
-double perft_speed(int depth, uint64_t *nodes, double *seconds);
-
 #endif

@@ -8,14 +8,15 @@
 #include "bench.h"
 #include "engine/cli.h"
 #include "engine/engine.h"
+#include "engine/util/clock.h"
 #include "engine/util/num.h"
 
 typedef struct {
     pthread_mutex_t lock;
-    SearchInfo last;
+    EngineInfo last;
 } SmpCapture;
 
-static void smp_info(void *ctx, const SearchInfo *info)
+static void smp_info(void *ctx, const EngineInfo *info)
 {
     SmpCapture *c = ctx;
     pthread_mutex_lock(&c->lock);
@@ -25,7 +26,7 @@ static void smp_info(void *ctx, const SearchInfo *info)
 }
 
 /* One search of fen; returns its wall time in ms and the last info. */
-static int64_t timed_search(Engine *e, SmpCapture *cap, const char *fen, const SearchLimits *lim)
+static int64_t timed_search(Engine *e, SmpCapture *cap, const char *fen, const EngineLimits *lim)
 {
     char err[256];
     engine_new_game(e);
@@ -70,7 +71,7 @@ int cli_smp(int argc, char **argv)
         for (int k = 0; k < 2; k++) {
             snprintf(tv, sizeof tv, "%ld", counts[k]);
             engine_set_option(e, "Threads", tv, err, sizeof err);
-            SearchLimits lim;
+            EngineLimits lim;
             limits_clear(&lim);
             lim.movetime = ms;
             timed_search(e, &cap, BenchFens[p], &lim);

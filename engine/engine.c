@@ -10,6 +10,7 @@
 #include "book/book.h"
 #include "engine/board/movegen.h"
 #include "engine/rules/rules.h"
+#include "engine/util/clock.h"
 #include "engine/util/num.h"
 #include "eval/eval.h"
 #include "search/threads.h"
@@ -55,7 +56,6 @@ struct Engine {
     Position scratch; /* where a new game is built before it replaces root */
     TT tt;
     ThreadPool *pool;
-    SearchShared shared;
     long value[O_NB]; /* spin and check options; combo: index of the value */
     char book_file[1024];
     Book *book;       /* NULL: none (off, or it failed to load) */
@@ -290,8 +290,18 @@ void engine_new_game(Engine *e)
         engine_stop(e);
     engine_wait(e);
     tt_clear(&e->tt, pool_size(e->pool));
-    for (int i = 0; i < pool_size(e->pool); i++)
-        search_clear(pool_thread(e->pool, i));
+    pool_new_game(e->pool);
+}
+
+EngineRules engine_rules(const Engine *e)
+{
+    return (EngineRules){(int)e->value[O_REPETITION_RULE], e->value[O_SIXTY_MOVE] ? 120 : 0};
+}
+
+static void on_info(void *ctx, const SearchInfo *info)
+{
+    Engine *e = ctx;
+    e->cb.info(e->cb.ctx, info);
 }
 
 static void on_bestmove(void *ctx, Move best, Move ponder)
@@ -301,29 +311,19 @@ static void on_bestmove(void *ctx, Move best, Move ponder)
         e->cb.bestmove(e->cb.ctx, best, ponder);
 }
 
-static void prepare(Engine *e, const SearchLimits *limits)
+/* A search of the game under limits, reporting to report. */
+static void start(Engine *e, const EngineLimits *limits, const SearchReport *report)
 {
-    SearchShared *sh = &e->shared;
-    sh->tt = &e->tt;
-    sh->limits = *limits;
-    if (sh->limits.depth > MAX_PLY - 4)
-        sh->limits.depth = MAX_PLY - 4;
-    sh->multipv = (int)e->value[O_MULTIPV];
-    sh->rule = (int)e->value[O_REPETITION_RULE];
-    sh->sixty_move_plies = e->value[O_SIXTY_MOVE] ? 120 : 0;
-    atomic_store(&sh->stop, false);
-    atomic_store(&sh->pondering, limits->ponder);
-    atomic_store(&sh->stop_on_ponderhit, false);
-    tm_init(&sh->tm, &sh->limits, e->root.side, e->value[O_MOVE_OVERHEAD], now_ms());
-    sh->on_info = e->cb.info;
-    sh->ctx = e->cb.ctx;
-    tt_new_search(&e->tt);
+    EngineRules rules = engine_rules(e);
+    SearchSettings settings = {(int)e->value[O_MULTIPV], rules.rule, rules.sixty_move_plies,
+                               e->value[O_MOVE_OVERHEAD]};
+    pool_start(e->pool, &e->tt, &e->root, limits, &settings, report);
 }
 
 /* A book move for the game position, or MOVE_NONE: only for a normal timed
  * or limited search (not analysis, pondering or searchmoves) within
  * BookDepth plies of the game. */
-static Move book_move(Engine *e, const SearchLimits *limits)
+static Move book_move(Engine *e, const EngineLimits *limits)
 {
     if (!e->value[O_OWN_BOOK] || limits->infinite || limits->ponder || limits->nsearchmoves || limits->mate)
         return MOVE_NONE;
@@ -339,7 +339,7 @@ static Move book_move(Engine *e, const SearchLimits *limits)
     return book_choose(e->book, &e->root, !e->value[O_BOOK_VARIETY], &e->book_rng);
 }
 
-void engine_go(Engine *e, const SearchLimits *limits)
+void engine_go(Engine *e, const EngineLimits *limits)
 {
     engine_wait(e);
     Move bm = book_move(e, limits);
@@ -366,27 +366,29 @@ void engine_go(Engine *e, const SearchLimits *limits)
             e->cb.bestmove(e->cb.ctx, bm, ponder);
         return;
     }
-    prepare(e, limits);
-    pool_start(e->pool, &e->shared, &e->root, on_bestmove, e);
+    start(e, limits, &(SearchReport){e->cb.info ? on_info : NULL, on_bestmove, e});
 }
 
 void engine_stop(Engine *e) { pool_stop(e->pool); }
 void engine_ponderhit(Engine *e) { pool_ponderhit(e->pool); }
 void engine_wait(Engine *e) { pool_wait(e->pool); }
 bool engine_searching(Engine *e) { return pool_busy(e->pool); }
-bool engine_thinking(Engine *e) { return pool_busy(e->pool) && !atomic_load(&e->shared.stop); }
+bool engine_thinking(Engine *e) { return pool_thinking(e->pool); }
 
 int engine_eval(Engine *e) { return evaluate(&e->root); }
 
-bool engine_probe(Engine *e, TTData *out) { return engine_probe_position(e, &e->root, out); }
-
-bool engine_probe_position(Engine *e, const Position *pos, TTData *out)
+bool engine_probe(Engine *e, const Position *pos, EngineProbe *out)
 {
-    if (!tt_probe(&e->tt, pos_key(pos), out))
+    if (!pos)
+        pos = &e->root;
+    TTData d;
+    if (!tt_probe(&e->tt, pos_key(pos), &d))
         return false;
     /* the move is for this position only if it is legal here */
-    if (out->move && (!pos_pseudo_legal(pos, out->move) || !pos_legal(pos, out->move)))
-        out->move = MOVE_NONE;
+    out->move = d.move && pos_pseudo_legal(pos, d.move) && pos_legal(pos, d.move) ? d.move : MOVE_NONE;
+    out->value = d.value;
+    out->depth = d.depth;
+    out->bound = (Bound)d.bound;
     return true;
 }
 
@@ -399,14 +401,12 @@ static void bench_bestmove(void *ctx, Move best, Move ponder)
 uint64_t engine_bench_search(Engine *e, int depth, Move *best)
 {
     engine_new_game(e);
-    SearchLimits limits;
+    EngineLimits limits;
     limits_clear(&limits);
     limits.depth = depth;
-    prepare(e, &limits);
-    e->shared.on_info = NULL;
-    pool_start(e->pool, &e->shared, &e->root, bench_bestmove, e);
+    start(e, &limits, &(SearchReport){NULL, bench_bestmove, e});
     pool_wait(e->pool);
     if (best)
         *best = e->bench_move;
-    return search_nodes(&e->shared);
+    return pool_nodes(e->pool);
 }

@@ -1,17 +1,23 @@
-/* The engine API: one Engine owns the position, the options, the
- * transposition table and the thread pool.  Protocol front-ends (UCI, UCCI,
- * xboard) only parse text and call these; the engine reports back through
- * the callbacks, from the search thread. */
+/* The engine API: one Engine owns the game, the options, the opening book,
+ * the transposition table and the search threads.  The protocol front-ends
+ * only parse text and call these; the engine reports back through the
+ * callbacks, from a search thread.  Nothing of how the search works is
+ * here: its limits and its lines of thinking (search/search.h), what its
+ * scores mean (search/score.h), and what the table holds for a position. */
 #ifndef CHUHAN_ENGINE_H
 #define CHUHAN_ENGINE_H
 
 #include "engine/board/position.h"
+#include "search/score.h"
 #include "search/search.h"
 
 typedef struct Engine Engine;
 
+typedef SearchLimits EngineLimits; /* what one go asks for; limits_clear() empties it */
+typedef SearchInfo EngineInfo;     /* one line of thinking */
+
 typedef struct {
-    void (*info)(void *ctx, const SearchInfo *info);
+    void (*info)(void *ctx, const EngineInfo *info);
     void (*bestmove)(void *ctx, Move best, Move ponder);
     void (*message)(void *ctx, const char *text); /* one line, e.g. a book move or a warning */
     void *ctx;
@@ -30,7 +36,7 @@ typedef struct {
 Engine *engine_new(const EngineCallbacks *cb, char *err, size_t errlen);
 void engine_free(Engine *e);
 
-/* Options, by the names UCI users know (case-insensitive). */
+/* Options, by their UCI names (case-insensitive). */
 int engine_option_count(void);
 const OptionInfo *engine_option(int i);
 const OptionInfo *engine_find_option(const char *name);
@@ -39,11 +45,18 @@ bool engine_set_option(Engine *e, const char *name, const char *value, char *err
 /* The current value of an option as text (into buf), NULL if unknown. */
 const char *engine_get_option(Engine *e, const char *name, char *buf, size_t len);
 
+/* The rules the engine plays by, as its options set them. */
+typedef struct {
+    int rule;             /* repetition rule set (engine/rules/rules.h) */
+    int sixty_move_plies; /* 0: no 60-move rule */
+} EngineRules;
+EngineRules engine_rules(const Engine *e);
+
 /* Set the game: a FEN (NULL for the start position) and moves from it, in
  * UCI text (ranks 1-10 when rank1).  On error the old game is kept. */
 bool engine_set_position(Engine *e, const char *fen, const char *const *moves, int nmoves, bool rank1, char *err,
                          size_t errlen);
-/* Play one more move in the game (UCI text); false if illegal. */
+/* Play one more move in the game; false if illegal. */
 bool engine_push_move(Engine *e, Move m);
 /* Take back the last move of the game; false if there is none. */
 bool engine_pop_move(Engine *e);
@@ -53,7 +66,7 @@ void engine_set_rank1(Engine *e, bool rank1);
 
 void engine_new_game(Engine *e);
 /* Start thinking; returns at once.  The best move comes by callback. */
-void engine_go(Engine *e, const SearchLimits *limits);
+void engine_go(Engine *e, const EngineLimits *limits);
 void engine_stop(Engine *e);
 void engine_ponderhit(Engine *e);
 /* Wait until the running search (if any) has reported its move. */
@@ -63,10 +76,16 @@ bool engine_searching(Engine *e);
  * end.  (A stopped search is only reporting its move: engine_wait ends it.) */
 bool engine_thinking(Engine *e);
 
-/* The transposition table's entry for the current position (UCCI probe). */
-bool engine_probe(Engine *e, TTData *out);
-/* The same for any position (UCCI "probe fen ..."); safe during a search. */
-bool engine_probe_position(Engine *e, const Position *pos, TTData *out);
+/* What the transposition table holds for a position (UCCI probe): the
+ * move, if legal there, and the value as a bound of the given depth. */
+typedef struct {
+    Move move;  /* MOVE_NONE: none */
+    int value;  /* a score (search/score.h) */
+    int depth;
+    Bound bound;
+} EngineProbe;
+/* pos NULL: the game's position.  Safe during a search. */
+bool engine_probe(Engine *e, const Position *pos, EngineProbe *out);
 
 /* Static evaluation of the current position, side to move's view. */
 int engine_eval(Engine *e);

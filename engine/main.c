@@ -1,5 +1,7 @@
 /* The command line: with no arguments the engine serves a protocol on
- * stdin; otherwise the first argument names a tool. */
+ * stdin, the one its first command names; otherwise the first argument
+ * names a tool. */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,7 +9,9 @@
 #include "bench/perft.h"
 #include "cli.h"
 #include "engine/board/movegen.h"
-#include "engine/protocol/protocol.h"
+#include "engine/protocol/cecp.h"
+#include "engine/protocol/ucci.h"
+#include "engine/protocol/uci.h"
 #include "engine/util/num.h"
 #include "init.h"
 
@@ -93,11 +97,49 @@ static const struct {
     {"soak", cli_soak},
 };
 
+/* Serve the protocol the first non-empty line names: ucci, xboard, or UCI,
+ * which takes anything else as its first command. */
+static int serve(FILE *in, FILE *out_file)
+{
+    char *line = malloc(LINE_MAX_BYTES);
+    if (!line) {
+        fprintf(stderr, "chuhan: out of memory\n");
+        return 1;
+    }
+    Output out;
+    out_init(&out, out_file);
+    bool too_long;
+    int status = 0;
+    while (proto_read_line(in, line, LINE_MAX_BYTES, &too_long)) {
+        if (too_long) {
+            /* refused like any other line: the next one names the protocol */
+            out_line(&out, "info string input line longer than %d bytes ignored", LINE_MAX_BYTES - 1);
+            continue;
+        }
+        char *p = line;
+        while (isspace((unsigned char)*p))
+            p++;
+        if (!*p)
+            continue;
+        size_t n = strcspn(p, " \t\r\v\f");
+        if (n == 4 && !strncmp(p, "ucci", 4))
+            status = ucci_serve(in, &out, line);
+        else if (n == 6 && !strncmp(p, "xboard", 6))
+            status = cecp_serve(in, &out, line);
+        else
+            status = uci_serve(in, &out, line); /* "uci", or a UCI command */
+        break;
+    }
+    out_destroy(&out);
+    free(line);
+    return status;
+}
+
 int main(int argc, char **argv)
 {
     chuhan_init();
     if (argc < 2)
-        return protocol_main(stdin, stdout);
+        return serve(stdin, stdout);
     for (size_t i = 0; i < sizeof COMMANDS / sizeof COMMANDS[0]; i++)
         if (!strcmp(argv[1], COMMANDS[i].name))
             return COMMANDS[i].run(argc - 2, argv + 2);

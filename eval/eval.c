@@ -5,8 +5,6 @@
 
 #include <string.h>
 
-const int PieceValue[PIECE_TYPE_NB] = {0, 100, 200, 200, 420, 440, 920, 5000};
-
 /* Squares from which a horse can reach a point of c's palace. */
 static Bitboard PalaceHorseZone[COLOR_NB];
 

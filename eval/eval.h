@@ -29,9 +29,6 @@ typedef struct {
 /* evaluate_with(), also filling *trace (the same value returned). */
 int evaluate_trace(const Position *pos, const EvalParams *params, EvalTrace *trace);
 
-/* Piece values used outside the evaluation (move ordering, SEE). */
-extern const int PieceValue[PIECE_TYPE_NB];
-
 /* 0..64: how much of its advantage colour c can turn into a win with the
  * material left (0: it cannot win at all, e.g. a lone horse or cannon
  * against a king with both advisors). */

@@ -6,7 +6,7 @@
 #ifndef CHUHAN_MOVEPICK_H
 #define CHUHAN_MOVEPICK_H
 
-#include "search.h"
+#include "search_private.h"
 
 typedef struct {
     const Position *pos;

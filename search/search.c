@@ -1,6 +1,6 @@
 /* Alpha-beta search.  The numbered steps of search() each say why they are
  * there; their tunables are in search/params.h. */
-#include "search.h"
+#include "search_private.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -323,7 +323,7 @@ static int search(SearchThread *th, Stack *ss, int alpha, int beta, int depth, b
         th->seldepth = ply + 1;
     if (pv_node)
         ss->pv[0] = MOVE_NONE;
-    bool in_check = ss->in_check = pos_in_check(pos);
+    bool in_check = pos_in_check(pos);
 
     if (!root) {
         /* Step 1. Stop, draw and depth limits. */
@@ -441,7 +441,6 @@ static int search(SearchThread *th, Stack *ss, int alpha, int beta, int depth, b
         if (move == excluded || (!root && !pos_legal(pos, move)))
             continue;
         move_count++;
-        ss->move_count = move_count;
         bool capture = pos_is_capture(pos, move);
         bool gives_check = pos_gives_check(pos, move);
         int moved_piece = pos->board[move_from(move)];
@@ -543,8 +542,6 @@ static int search(SearchThread *th, Stack *ss, int alpha, int beta, int depth, b
                 for (const Move *p = (ss + 1)->pv; p && *p && n < MAX_PLY - 1; p++)
                     rm->pv[n++] = *p;
                 rm->pv_len = n;
-                if (move_count > 1)
-                    th->best_move_changes++;
             } else {
                 rm->score = -VALUE_INFINITE;
             }
@@ -712,7 +709,6 @@ void search_iterate(SearchThread *th)
     th->root_top = th->pos.top;
     th->completed_depth = 0;
     th->seldepth = 0;
-    th->best_move_changes = 0;
     if (th->root_count == 0) {
         /* No legal move: the side to move has lost (mate or stalemate). */
         if (main_thread && sh->on_info) {

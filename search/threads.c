@@ -5,6 +5,11 @@
 #include <string.h>
 
 #include "engine/util/pages.h"
+#include "search_private.h"
+
+_Static_assert((int)BOUND_UPPER == (int)TT_BOUND_UPPER && (int)BOUND_LOWER == (int)TT_BOUND_LOWER
+                   && (int)BOUND_EXACT == (int)TT_BOUND_EXACT,
+               "a reported bound is the table's");
 
 typedef struct {
     pthread_t tid;
@@ -22,15 +27,10 @@ struct ThreadPool {
     SearchThread **threads;
     int count;
     bool busy; /* a search is running (until its best move is reported) */
-    SearchShared *shared;
-    BestMoveFn on_bestmove;
+    SearchShared shared;
+    void (*on_bestmove)(void *ctx, Move best, Move ponder);
     void *ctx;
 };
-
-void pos_copy(Position *dst, const Position *src)
-{
-    memcpy(dst, src, offsetof(Position, st) + sizeof(StateInfo) * (size_t)(src->top + 1));
-}
 
 static void main_search(ThreadPool *pool);
 
@@ -84,7 +84,7 @@ static Move ponder_move(SearchThread *th, Move best)
  * when pondering or infinite, collect the helpers, report the move. */
 static void main_search(ThreadPool *pool)
 {
-    SearchShared *sh = pool->shared;
+    SearchShared *sh = &pool->shared;
     SearchThread *main_th = pool->threads[0];
 
     pthread_mutex_lock(&pool->mutex);
@@ -117,7 +117,7 @@ static void main_search(ThreadPool *pool)
         info.seldepth = rm->seldepth > info.depth ? rm->seldepth : info.depth;
         info.multipv = 1;
         info.score = rm->score;
-        info.bound = TT_BOUND_EXACT;
+        info.bound = BOUND_EXACT;
         info.nodes = search_nodes(sh);
         info.time_ms = tm_elapsed(&sh->tm, now_ms());
         info.hashfull = tt_hashfull(sh->tt);
@@ -238,23 +238,45 @@ bool pool_resize(ThreadPool *pool, int threads, char *err, size_t errlen)
 int pool_size(const ThreadPool *pool) { return pool->count; }
 SearchThread *pool_thread(ThreadPool *pool, int i) { return pool->threads[i]; }
 
-void pool_start(ThreadPool *pool, SearchShared *shared, const Position *root, BestMoveFn on_bestmove, void *ctx)
+void pool_new_game(ThreadPool *pool)
 {
     pool_wait(pool);
-    shared->threads = pool->threads;
-    shared->thread_count = pool->count;
+    for (int i = 0; i < pool->count; i++)
+        search_clear(pool->threads[i]);
+}
+
+void pool_start(ThreadPool *pool, TT *tt, const Position *root, const SearchLimits *limits,
+                const SearchSettings *settings, const SearchReport *report)
+{
+    pool_wait(pool);
+    SearchShared *sh = &pool->shared;
+    sh->tt = tt;
+    sh->limits = *limits;
+    if (sh->limits.depth > MAX_PLY - 4)
+        sh->limits.depth = MAX_PLY - 4;
+    sh->multipv = settings->multipv;
+    sh->rule = settings->rule;
+    sh->sixty_move_plies = settings->sixty_move_plies;
+    atomic_store(&sh->stop, false);
+    atomic_store(&sh->pondering, limits->ponder);
+    atomic_store(&sh->stop_on_ponderhit, false);
+    tm_init(&sh->tm, &sh->limits, root->side, settings->move_overhead, now_ms());
+    sh->on_info = report->info;
+    sh->ctx = report->ctx;
+    tt_new_search(tt);
+    sh->threads = pool->threads;
+    sh->thread_count = pool->count;
     for (int i = 0; i < pool->count; i++) {
         SearchThread *th = pool->threads[i];
-        th->shared = shared;
+        th->shared = sh;
         pos_copy(&th->pos, root);
         atomic_store_explicit(&th->nodes, 0, memory_order_relaxed);
         th->calls = 0;
         search_init_root(th);
     }
     pthread_mutex_lock(&pool->mutex);
-    pool->shared = shared;
-    pool->on_bestmove = on_bestmove;
-    pool->ctx = ctx;
+    pool->on_bestmove = report->bestmove;
+    pool->ctx = report->ctx;
     pool->busy = true;
     pool->workers[0].searching = true;
     pthread_cond_broadcast(&pool->wake);
@@ -264,8 +286,8 @@ void pool_start(ThreadPool *pool, SearchShared *shared, const Position *root, Be
 void pool_stop(ThreadPool *pool)
 {
     pthread_mutex_lock(&pool->mutex);
-    if (pool->busy && pool->shared) {
-        atomic_store(&pool->shared->stop, true);
+    if (pool->busy) {
+        atomic_store(&pool->shared.stop, true);
         pthread_cond_broadcast(&pool->done);
     }
     pthread_mutex_unlock(&pool->mutex);
@@ -274,8 +296,8 @@ void pool_stop(ThreadPool *pool)
 void pool_ponderhit(ThreadPool *pool)
 {
     pthread_mutex_lock(&pool->mutex);
-    if (pool->busy && pool->shared) {
-        SearchShared *sh = pool->shared;
+    if (pool->busy) {
+        SearchShared *sh = &pool->shared;
         atomic_store(&sh->pondering, false);
         if (atomic_load(&sh->stop_on_ponderhit))
             atomic_store(&sh->stop, true);
@@ -299,3 +321,13 @@ bool pool_busy(ThreadPool *pool)
     pthread_mutex_unlock(&pool->mutex);
     return busy;
 }
+
+bool pool_thinking(ThreadPool *pool)
+{
+    pthread_mutex_lock(&pool->mutex);
+    bool thinking = pool->busy && !atomic_load(&pool->shared.stop);
+    pthread_mutex_unlock(&pool->mutex);
+    return thinking;
+}
+
+uint64_t pool_nodes(ThreadPool *pool) { return pool->shared.threads ? search_nodes(&pool->shared) : 0; }

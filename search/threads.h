@@ -1,36 +1,55 @@
-/* The thread pool: long-lived pthreads parked on a condition variable
- * between searches.  Thread 0 is the main search thread: it wakes the
- * helpers, manages time, waits for them, picks the move and reports it. */
+/* The thread pool that runs a search: long-lived pthreads parked on a
+ * condition variable between searches (Lazy SMP).  Thread 0 is the main
+ * search thread: it wakes the helpers, manages time, waits for them,
+ * picks the move and reports it. */
 #ifndef CHUHAN_THREADS_H
 #define CHUHAN_THREADS_H
 
 #include "search.h"
+#include "tt.h"
 
 #define MAX_THREADS 1024
 
 typedef struct ThreadPool ThreadPool;
 
-/* on_bestmove is called once per search, from the main search thread. */
-typedef void (*BestMoveFn)(void *ctx, Move best, Move ponder);
+/* How a search plays, beyond its limits. */
+typedef struct {
+    int multipv;
+    int rule;              /* repetition rule set (engine/rules/rules.h) */
+    int sixty_move_plies;  /* 0: no 60-move rule */
+    int64_t move_overhead; /* ms kept back from every clock */
+} SearchSettings;
+
+/* Where a search reports: every line of thinking (info, from the main
+ * search thread; NULL: silent) and, once per search, the move. */
+typedef struct {
+    void (*info)(void *ctx, const SearchInfo *info);
+    void (*bestmove)(void *ctx, Move best, Move ponder);
+    void *ctx;
+} SearchReport;
 
 ThreadPool *pool_new(int threads, char *err, size_t errlen);
 void pool_free(ThreadPool *pool);
 /* Change the number of threads; only between searches. */
 bool pool_resize(ThreadPool *pool, int threads, char *err, size_t errlen);
 int pool_size(const ThreadPool *pool);
-SearchThread *pool_thread(ThreadPool *pool, int i);
+/* A new game: every thread forgets its histories. */
+void pool_new_game(ThreadPool *pool);
 
-/* Start a search of root (copied into every thread) with shared; returns at
- * once.  The pool fills shared->threads/thread_count. */
-void pool_start(ThreadPool *pool, SearchShared *shared, const Position *root, BestMoveFn on_bestmove, void *ctx);
+/* Start a search of root (copied into every thread) with table tt; returns
+ * at once. */
+void pool_start(ThreadPool *pool, TT *tt, const Position *root, const SearchLimits *limits,
+                const SearchSettings *settings, const SearchReport *report);
 /* Ask the search to stop; and the ponder hit (the search goes on, on time). */
 void pool_stop(ThreadPool *pool);
 void pool_ponderhit(ThreadPool *pool);
 /* Wait until the search has finished and its best move was reported. */
 void pool_wait(ThreadPool *pool);
+/* A search is running (until its move is reported). */
 bool pool_busy(ThreadPool *pool);
-
-/* Copy the used part of a position (its state stack up to top). */
-void pos_copy(Position *dst, const Position *src);
+/* A search is running and has not been told to stop. */
+bool pool_thinking(ThreadPool *pool);
+/* Nodes of the running or the last search, all threads. */
+uint64_t pool_nodes(ThreadPool *pool);
 
 #endif

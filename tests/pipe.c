@@ -68,10 +68,7 @@ int ep_slow(void)
 
 static const char *read_line(EngineProc *ep, int64_t deadline)
 {
-    if (proc_read_line(&ep->proc, deadline) <= 0)
-        return NULL;
-    ep->lines_read++;
-    return ep->proc.line;
+    return proc_read_line(&ep->proc, deadline) > 0 ? ep->proc.line : NULL;
 }
 
 const char *ep_read_line(EngineProc *ep, int timeout_ms)

@@ -11,7 +11,6 @@
 
 typedef struct {
     Proc proc;
-    long lines_read;
 } EngineProc;
 
 /* Start argv[0] with argv (NULL-terminated); false if it cannot start. */

@@ -21,6 +21,7 @@
 #include "fuzz/fuzz.h"
 #include "pipe.h"
 #include "search/threads.h"
+#include "search/timeman.h"
 #include "search/tt.h"
 #include "tests.h"
 
@@ -183,23 +184,23 @@ static void test_read_line(void **state)
     size_t len = 7 + 1 + 8 + 1 + 8 + 4;
     FILE *in = fmemopen(text, len, "r");
     assert_non_null(in);
-    assert_true(read_line(in, buf, sizeof buf, &too_long));
+    assert_true(proto_read_line(in, buf, sizeof buf, &too_long));
     assert_false(too_long);
     assert_string_equal(buf, "1234567");
-    assert_true(read_line(in, buf, sizeof buf, &too_long));
+    assert_true(proto_read_line(in, buf, sizeof buf, &too_long));
     assert_true(too_long);
     assert_string_equal(buf, "1234567");
-    assert_true(read_line(in, buf, sizeof buf, &too_long));
+    assert_true(proto_read_line(in, buf, sizeof buf, &too_long));
     assert_false(too_long);
     assert_string_equal(buf, "abcd");
-    assert_true(read_line(in, buf, sizeof buf, &too_long));
+    assert_true(proto_read_line(in, buf, sizeof buf, &too_long));
     assert_string_equal(buf, "last");
-    assert_false(read_line(in, buf, sizeof buf, &too_long));
+    assert_false(proto_read_line(in, buf, sizeof buf, &too_long));
     fclose(in);
     /* tokens: at most max, the rest left */
     char line[] = "a b\tc  d\re";
     char *tok[3];
-    assert_int_equal(tokenize(line, tok, 3), 3);
+    assert_int_equal(proto_tokenize(line, tok, 3), 3);
     assert_string_equal(tok[2], "c");
 }
 
@@ -270,7 +271,7 @@ static void test_long_first_line(void **state)
     ep_send(&ep, "d");
     expect("Fen:", WAIT_MS);
     if (!strstr(log_buf, "Fen: " START_FEN) || !strstr(log_buf, "input line longer than"))
-        fail_msg("a first line of 300 KB was not refused (engine/protocol/protocol.c protocol_main passes it on cut short, "
+        fail_msg("a first line of 300 KB was not refused (engine/main.c passes it on cut short, "
                  "without its too_long flag):\n%.4000s",
                  log_buf);
 }

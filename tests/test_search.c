@@ -9,17 +9,18 @@
 #include "bench/bench.h"
 #include "engine/board/movegen.h"
 #include "engine/engine.h"
+#include "engine/util/clock.h"
 #include "tests.h"
 
 typedef struct {
     pthread_mutex_t lock;
-    SearchInfo last;
+    EngineInfo last;
     bool have_info;
     Move best, ponder;
     int bestmoves;
 } Capture;
 
-static void cap_info(void *ctx, const SearchInfo *info)
+static void cap_info(void *ctx, const EngineInfo *info)
 {
     Capture *c = ctx;
     pthread_mutex_lock(&c->lock);
@@ -58,7 +59,7 @@ static void search_depth(Engine *e, const char *fen, int depth)
     char err[256];
     if (!engine_set_position(e, fen, NULL, 0, false, err, sizeof err))
         fail_msg("%s: %s", fen, err);
-    SearchLimits lim;
+    EngineLimits lim;
     limits_clear(&lim);
     lim.depth = depth;
     cap.have_info = false;
@@ -69,7 +70,7 @@ static void search_depth(Engine *e, const char *fen, int depth)
 }
 
 /* Play the line and check that it ends with the side to move mated. */
-static void assert_pv_mates(const char *fen, const SearchInfo *info, int plies)
+static void assert_pv_mates(const char *fen, const EngineInfo *info, int plies)
 {
     static Position pos;
     assert_true(pos_set_fen(&pos, fen, NULL, 0));
@@ -91,7 +92,7 @@ static void test_mate_in_one(void **state)
      * the red king the e-file */
     const char *fen = "3k5/8R/9/9/9/9/9/9/9/R3K4 w - - 0 1";
     search_depth(e, fen, 4);
-    assert_int_equal(cap.last.score, mate_in(1));
+    assert_int_equal(score_mate_plies(cap.last.score), 1);
     assert_int_equal(cap.best, cap.last.pv[0]);
     assert_pv_mates(fen, &cap.last, 1);
     engine_free(e);
@@ -105,11 +106,11 @@ static void test_mate_in_two(void **state)
      * on the next; no mate in one exists. */
     const char *fen = "4k4/9/9/9/9/9/8p/9/1R7/R2K5 w - - 0 1";
     search_depth(e, fen, 6);
-    assert_int_equal(cap.last.score, mate_in(3));
+    assert_int_equal(score_mate_plies(cap.last.score), 3);
     assert_pv_mates(fen, &cap.last, 3);
     /* the defender, after a0a8, sees itself mated in two plies */
     search_depth(e, "4k4/R8/9/9/9/9/8p/9/1R7/3K5 b - - 1 1", 6);
-    assert_int_equal(cap.last.score, mated_in(2));
+    assert_int_equal(score_mate_plies(cap.last.score), -2);
     engine_free(e);
 }
 
@@ -121,11 +122,12 @@ static void test_no_legal_move_is_a_loss(void **state)
     search_depth(e, "5k3/9/9/9/9/9/9/9/4r4/3K5 w - - 0 1", 5);
     assert_int_equal(cap.best, MOVE_NONE);
     assert_true(cap.have_info);
-    assert_int_equal(cap.last.score, mated_in(0));
+    assert_true(score_is_mate(cap.last.score) && cap.last.score < 0);
+    assert_int_equal(score_mate_plies(cap.last.score), 0);
     /* and the winning side finds the stalemating move as a mate in one:
      * b1b8 or a0a8 leave the d9 king no move */
     search_depth(e, "3k5/9/9/9/9/9/9/9/1R7/R3K4 w - - 0 1", 4);
-    assert_int_equal(cap.last.score, mate_in(1));
+    assert_int_equal(score_mate_plies(cap.last.score), 1);
     engine_free(e);
 }
 
@@ -148,7 +150,7 @@ static void test_nodes_limit(void **state)
     Engine *e = new_engine();
     char err[256];
     assert_true(engine_set_position(e, NULL, NULL, 0, false, err, sizeof err));
-    SearchLimits lim;
+    EngineLimits lim;
     limits_clear(&lim);
     lim.nodes = 5000;
     engine_go(e, &lim);
@@ -169,7 +171,7 @@ static void test_nodes_limit_threads(void **state)
     assert_true(engine_set_option(e, "Threads", "2", err, sizeof err));
     for (int i = 0; i < BenchCount; i += 4) {
         assert_true(engine_set_position(e, BenchFens[i], NULL, 0, false, err, sizeof err));
-        SearchLimits lim;
+        EngineLimits lim;
         limits_clear(&lim);
         lim.nodes = 300;
         cap.have_info = false;
@@ -211,7 +213,7 @@ static void test_self_play(void **state)
             Move legal[MAX_MOVES];
             if (gen_legal(pos, legal) == 0 || pos_state(pos)->rule60 >= 120)
                 break;
-            SearchLimits lim;
+            EngineLimits lim;
             limits_clear(&lim);
             lim.depth = 5;
             engine_go(e, &lim);
@@ -293,7 +295,7 @@ static void search_case(Engine *e, const RepCase *c, int k, int depth, Move only
     char err[256];
     if (!engine_set_position(e, c->fen, argv, k, false, err, sizeof err))
         fail_msg("%s: %s", c->id, err);
-    SearchLimits lim;
+    EngineLimits lim;
     limits_clear(&lim);
     lim.depth = depth;
     if (only) {
@@ -346,14 +348,14 @@ static void test_search_obeys_repetition_rules(void **state)
                 forced++;
                 goto keep;
             }
-            SearchLimits lim;
+            EngineLimits lim;
             limits_clear(&lim);
             lim.depth = 6;
             lim.nsearchmoves = m;
             memcpy(lim.searchmoves, others, sizeof(Move) * (size_t)m);
             engine_go(e, &lim);
             engine_wait(e);
-            if (cap.last.score > -VALUE_MATE_IN_MAX_PLY)
+            if (!score_is_mate(cap.last.score) || cap.last.score > 0)
                 fail_msg("%s: %s repeats %s though %d scores %d", c->id, c->violator == RED ? "red" : "black",
                          c->moves[k], cap.best, cap.last.score);
             forced++;
@@ -368,7 +370,7 @@ static void test_search_obeys_repetition_rules(void **state)
             j--;
         assert_true(j >= 0);
         search_case(e, c, j, 6, MOVE_NONE);
-        if (cap.last.score < VALUE_RULE_IN_MAX_PLY)
+        if (cap.last.score < 0 || !(score_is_mate(cap.last.score) || score_is_rule_win(cap.last.score)))
             fail_msg("%s: the side whose opponent must vary scores %d, not a rule win", c->id, cap.last.score);
         Move rep2 = parse_move(engine_position(e), c->moves[j], false);
         if (cap.best != rep2) {
@@ -392,12 +394,12 @@ static void test_mate_on_the_last_ply(void **state)
     char err[256];
     /* e2d2 mates (the red king holds the e-file) as the count reaches 120 */
     assert_true(engine_set_position(e, "3k5/9/9/9/9/9/9/4R4/9/4K4 w - - 119 80", NULL, 0, false, err, sizeof err));
-    SearchLimits lim;
+    EngineLimits lim;
     limits_clear(&lim);
     lim.depth = 4;
     engine_go(e, &lim);
     engine_wait(e);
-    assert_int_equal(cap.last.score, mate_in(1));
+    assert_int_equal(score_mate_plies(cap.last.score), 1);
     engine_free(e);
 }
 
@@ -411,12 +413,12 @@ static void test_sixty_move_rule_in_search(void **state)
      * next move can be neither a capture nor mate, so the game is drawn
      * after it. */
     assert_true(engine_set_position(e, "4k4/9/9/9/9/9/9/9/9/R2K5 w - - 119 80", NULL, 0, false, err, sizeof err));
-    SearchLimits lim;
+    EngineLimits lim;
     limits_clear(&lim);
     lim.depth = 8;
     engine_go(e, &lim);
     engine_wait(e);
-    assert_int_equal(cap.last.score, VALUE_DRAW);
+    assert_int_equal(cap.last.score, 0);
     /* with the rule off, the rook wins */
     assert_true(engine_set_option(e, "Sixty Move Rule", "false", err, sizeof err));
     engine_go(e, &lim);
@@ -442,7 +444,7 @@ static void test_threads_search_and_stop(void **state)
         }
         /* an infinite search stops promptly */
         assert_true(engine_set_position(e, NULL, NULL, 0, false, err, sizeof err));
-        SearchLimits lim;
+        EngineLimits lim;
         limits_clear(&lim);
         lim.infinite = true;
         cap.bestmoves = 0;
@@ -486,7 +488,7 @@ static void test_threads_and_hash_change_between_searches(void **state)
     assert_string_equal(engine_get_option(e, "Threads", buf, sizeof buf), "2");
     assert_string_equal(engine_get_option(e, "Hash", buf, sizeof buf), "64");
     /* during a search the pool and the table stay as they are */
-    SearchLimits lim;
+    EngineLimits lim;
     limits_clear(&lim);
     lim.infinite = true;
     engine_go(e, &lim);

@@ -20,8 +20,6 @@
 #include <immintrin.h>
 #endif
 
-#define BB(hi, lo) (((Bitboard)(uint64_t)(hi) << 64) | (uint64_t)(lo))
-
 extern Bitboard SquareBB[SQUARE_NB];
 extern Bitboard FileBB[FILE_NB];
 extern Bitboard RankBB[RANK_NB];

@@ -220,6 +220,11 @@ static inline void put_piece(Position *pos, int pc, int s)
     pos->occupied |= SquareBB[s];
 }
 
+void pos_copy(Position *dst, const Position *src)
+{
+    memcpy(dst, src, offsetof(Position, st) + sizeof(StateInfo) * (size_t)(src->top + 1));
+}
+
 void pos_do_move(Position *pos, Move m)
 {
     int from = move_from(m), to = move_to(m);

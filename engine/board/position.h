@@ -46,6 +46,9 @@ extern Key ZobristSide;
 bool pos_set_fen(Position *pos, const char *fen, char *err, size_t errlen);
 void pos_fen(const Position *pos, char out[FEN_MAX]);
 
+/* Copy the used part of a position (its state stack up to top). */
+void pos_copy(Position *dst, const Position *src);
+
 void pos_do_move(Position *pos, Move m);
 void pos_undo_move(Position *pos);
 void pos_do_null(Position *pos);

@@ -31,7 +31,6 @@ enum { NO_PIECE = 0, PIECE_NB = 16 };
 #define FILE_NB 9
 #define RANK_NB 10
 #define SQUARE_NB 90
-#define SQ_NONE 127
 
 /* Moves a legal position can have: 2x17 rooks, 2x17 cannons, 2x8 horses,
  * 2x4 elephants, 2x2 advisors (one palace), 4 king, 5x3 pawns < 128. */

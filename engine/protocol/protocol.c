@@ -1,10 +1,12 @@
 #include "protocol.h"
 
-#include <ctype.h>
-#include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+
+#include "engine/util/num.h"
+#include "engine/util/text.h"
 
 void out_init(Output *out, FILE *f)
 {
@@ -26,7 +28,7 @@ void out_line(Output *out, const char *fmt, ...)
     pthread_mutex_unlock(&out->lock);
 }
 
-bool read_line(FILE *in, char *buf, size_t cap, bool *too_long)
+bool proto_read_line(FILE *in, char *buf, size_t cap, bool *too_long)
 {
     size_t n = 0;
     int ch;
@@ -49,7 +51,7 @@ bool read_line(FILE *in, char *buf, size_t cap, bool *too_long)
     return any;
 }
 
-int tokenize(char *line, char **tokens, int max)
+int proto_tokenize(char *line, char **tokens, int max)
 {
     int n = 0;
     char *save = NULL;
@@ -58,35 +60,125 @@ int tokenize(char *line, char **tokens, int max)
     return n;
 }
 
-int protocol_main(FILE *in, FILE *out_file)
+bool in_open(Input *in, FILE *f, const char *first_line, Output *out, const char *refusal)
 {
-    static char line[LINE_MAX_BYTES];
-    Output out;
-    out_init(&out, out_file);
-    bool too_long;
-    int status = 0;
-    /* The first non-empty line names the protocol: ucci, xboard, or uci;
-     * UCI serves anything else, taking that line as its first command. */
-    while (read_line(in, line, sizeof line, &too_long)) {
+    in->f = f;
+    in->out = out;
+    in->refusal = refusal;
+    in->first = first_line;
+    in->line = malloc(LINE_MAX_BYTES);
+    in->tok = malloc(sizeof(char *) * MAX_TOKENS);
+    if (in->line && in->tok)
+        return true;
+    in_close(in);
+    return false;
+}
+
+void in_close(Input *in)
+{
+    free(in->line);
+    free(in->tok);
+    in->line = NULL;
+    in->tok = NULL;
+}
+
+int in_next(Input *in)
+{
+    for (;;) {
+        bool too_long = false;
+        if (in->first) {
+            snprintf(in->line, LINE_MAX_BYTES, "%s", in->first);
+            in->first = NULL;
+        } else if (!proto_read_line(in->f, in->line, LINE_MAX_BYTES, &too_long)) {
+            return 0;
+        }
         if (too_long) {
-            /* refused like any other line: the next one names the protocol */
-            out_line(&out, "info string input line longer than %d bytes ignored", LINE_MAX_BYTES - 1);
+            out_line(in->out, "%s input line longer than %d bytes ignored", in->refusal, LINE_MAX_BYTES - 1);
             continue;
         }
-        char *p = line;
-        while (isspace((unsigned char)*p))
-            p++;
-        if (!*p)
-            continue;
-        size_t n = strcspn(p, " \t\r\v\f");
-        if (n == 4 && !strncmp(p, "ucci", 4))
-            status = ucci_main(in, &out, line);
-        else if (n == 6 && !strncmp(p, "xboard", 6))
-            status = cecp_main(in, &out, line);
-        else
-            status = uci_main(in, &out, line); /* "uci", or a UCI command */
-        break;
+        int n = proto_tokenize(in->line, in->tok, MAX_TOKENS);
+        if (n == MAX_TOKENS)
+            out_line(in->out, "%s too many words on one line (at most %d); ignored", in->refusal, MAX_TOKENS - 1);
+        else if (n)
+            return n;
     }
-    out_destroy(&out);
-    return status;
+}
+
+void proto_join(char **tok, int from, int to, char *out, size_t len)
+{
+    size_t used = 0;
+    out[0] = 0;
+    for (int i = from; i < to && used < len; i++)
+        used += (size_t)snprintf(out + used, len - used, "%s%s", i > from ? " " : "", tok[i]);
+}
+
+static bool word_is(const char *word, const char *keyword, bool nocase)
+{
+    return nocase ? !strcasecmp(word, keyword) : !strcmp(word, keyword);
+}
+
+bool proto_position_words(char **tok, int n, int start, bool nocase, char *fen, size_t fenlen, const char **fenp,
+                          int *moves_at, char *err, size_t errlen)
+{
+    int i = start;
+    fen[0] = 0;
+    *fenp = NULL;
+    if (i < n && word_is(tok[i], "startpos", nocase)) {
+        i++;
+    } else if (i < n && word_is(tok[i], "fen", nocase)) {
+        int first = ++i;
+        while (i < n && !word_is(tok[i], "moves", nocase))
+            i++;
+        proto_join(tok, first, i, fen, fenlen);
+        if (!*fen) {
+            snprintf(err, errlen, "'fen' needs a FEN");
+            return false;
+        }
+        *fenp = fen;
+    } else {
+        snprintf(err, errlen, "expected 'startpos' or 'fen'");
+        return false;
+    }
+    *moves_at = n;
+    if (i < n) {
+        if (!word_is(tok[i], "moves", nocase)) {
+            char shown[65];
+            snprintf(err, errlen, "unexpected '%s'", text_printable(shown, sizeof shown, tok[i]));
+            return false;
+        }
+        *moves_at = i + 1;
+    }
+    return true;
+}
+
+bool proto_option_words(char **tok, int n, int start, bool nocase, char *name, size_t namelen, char *value,
+                        size_t valuelen, bool *has_value)
+{
+    int i = start;
+    int first = i;
+    while (i < n && !word_is(tok[i], "value", nocase))
+        i++;
+    proto_join(tok, first, i, name, namelen);
+    *has_value = i < n;
+    proto_join(tok, i + 1, n, value, valuelen);
+    return *name != 0;
+}
+
+bool proto_take_number(char **tok, int n, int *i, int64_t min, int64_t max, int64_t *out)
+{
+    if (*i + 1 >= n || !num_clamp(tok[*i + 1], min, max, out))
+        return false;
+    (*i)++;
+    return true;
+}
+
+void proto_pv_text(const EngineInfo *info, bool rank1, char *out)
+{
+    size_t n = 0;
+    out[0] = 0;
+    for (int i = 0; i < info->pv_len && n + 8 < PV_TEXT_MAX; i++) {
+        char m[8];
+        move_str(info->pv[i], m, rank1);
+        n += (size_t)snprintf(out + n, PV_TEXT_MAX - n, " %s", m);
+    }
 }

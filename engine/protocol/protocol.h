@@ -1,6 +1,9 @@
 /* What the protocol front-ends share: bounded line reading, output that
- * the search thread and the input thread can both write, tokenising, and
- * the pick of a protocol from the first command. */
+ * the search thread and the input thread can both write, commands split
+ * into words, and the pieces of text every protocol parses or prints alike
+ * (a position, an option's name and value, a number after a keyword, a
+ * principal variation).  Picking a protocol from the first command is
+ * done above the front-ends (engine/main.c). */
 #ifndef CHUHAN_PROTOCOL_H
 #define CHUHAN_PROTOCOL_H
 
@@ -25,18 +28,53 @@ void out_line(Output *out, const char *fmt, ...) __attribute__((format(printf, 2
 /* Read a line without its end-of-line into buf.  False at end of input.  A
  * line longer than cap - 1 bytes is cut there, the rest is skipped and
  * *too_long set; NUL bytes are dropped. */
-bool read_line(FILE *in, char *buf, size_t cap, bool *too_long);
+bool proto_read_line(FILE *in, char *buf, size_t cap, bool *too_long);
 
-/* Split a line into whitespace-separated tokens, in place. */
-int tokenize(char *line, char **tokens, int max);
+/* Split a line into whitespace-separated words, in place. */
+int proto_tokenize(char *line, char **tokens, int max);
 
-/* Serve the protocol named by the first command (uci, ucci, xboard) on
- * in/out until quit or end of input.  Returns the exit status. */
-int protocol_main(FILE *in, FILE *out);
+/* The commands of a line-per-command protocol (UCI, UCCI), as words. */
+typedef struct {
+    FILE *f;
+    Output *out;
+    const char *refusal; /* what starts the reply to a refused line: "info string" */
+    const char *first;   /* the first line, already read by the caller (NULL: none) */
+    char *line;          /* LINE_MAX_BYTES */
+    char **tok;          /* MAX_TOKENS */
+} Input;
 
-/* Each front-end: serve until quit, starting with first_line. */
-int uci_main(FILE *in, Output *out, char *first_line);  /* engine/protocol/uci.c */
-int ucci_main(FILE *in, Output *out, char *first_line); /* engine/protocol/ucci.c */
-int cecp_main(FILE *in, Output *out, char *first_line); /* engine/protocol/cecp.c */
+/* False when out of memory. */
+bool in_open(Input *in, FILE *f, const char *first_line, Output *out, const char *refusal);
+void in_close(Input *in);
+/* The words of the next command into in->tok: their count, 0 at the end
+ * of input.  A line too long or of too many words is refused (a reply
+ * with in->refusal) and skipped, as are empty lines. */
+int in_next(Input *in);
+
+/* tok[from .. to) joined by single spaces into out (cut at len). */
+void proto_join(char **tok, int from, int to, char *out, size_t len);
+
+/* "startpos [moves ...]" or "fen <FEN> [moves ...]" from tok[start]
+ * (keywords in any case when nocase): the FEN into fen (*fenp NULL for the
+ * start position) and the index of the first move into *moves_at.  False
+ * with the reason. */
+bool proto_position_words(char **tok, int n, int start, bool nocase, char *fen, size_t fenlen, const char **fenp,
+                          int *moves_at, char *err, size_t errlen);
+
+/* "<name words> [value <value words>]" from tok[start], after the word
+ * "name" (the keyword in any case when nocase): false when no name is
+ * given. */
+bool proto_option_words(char **tok, int n, int start, bool nocase, char *name, size_t namelen, char *value,
+                        size_t valuelen, bool *has_value);
+
+/* The number after tok[*i] (a protocol number: clamped into [min, max]),
+ * *i moved onto it; false when there is none. */
+bool proto_take_number(char **tok, int n, int *i, int64_t min, int64_t max, int64_t *out);
+
+/* Room for the text of any principal variation. */
+#define PV_TEXT_MAX (MAX_PLY * 6 + 8)
+/* The moves of info's principal variation, each after a space (ranks 1-10
+ * when rank1), into out of PV_TEXT_MAX bytes. */
+void proto_pv_text(const EngineInfo *info, bool rank1, char *out);
 
 #endif

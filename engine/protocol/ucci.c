@@ -22,7 +22,7 @@
 #include "engine/init.h"
 #include "engine/util/num.h"
 #include "engine/util/text.h"
-#include "protocol.h"
+#include "ucci.h"
 
 #define HISTORY 8 /* own search scores remembered for draw offers and resignation */
 
@@ -40,8 +40,7 @@ typedef struct {
     Move banned[MAX_MOVES];
     int nbanned;
     Position *scratch; /* probe fen ... */
-    char line[LINE_MAX_BYTES];
-    char *tok[MAX_TOKENS];
+    Input in;
 
     /* Shared with the search thread's callbacks, under lock. */
     pthread_mutex_t lock;
@@ -106,14 +105,10 @@ static const UcciOption UCCI_OPTIONS[] = {
 
 static int to_ucci_score(int v)
 {
-    if (v >= VALUE_MATE_IN_MAX_PLY)
-        return UCCI_MATE - (VALUE_MATE - v);
-    if (v <= -VALUE_MATE_IN_MAX_PLY)
-        return -(UCCI_MATE - (VALUE_MATE + v));
-    if (v >= VALUE_RULE_IN_MAX_PLY)
-        return UCCI_RULE_WIN - (VALUE_RULE_WIN - v);
-    if (v <= -VALUE_RULE_IN_MAX_PLY)
-        return -(UCCI_RULE_WIN - (VALUE_RULE_WIN + v));
+    if (score_is_mate(v))
+        return v > 0 ? UCCI_MATE - score_mate_plies(v) : -(UCCI_MATE + score_mate_plies(v));
+    if (score_is_rule_win(v))
+        return v > 0 ? UCCI_RULE_WIN - score_rule_win_plies(v) : -(UCCI_RULE_WIN + score_rule_win_plies(v));
     return v > UCCI_MAX_SCORE ? UCCI_MAX_SCORE : v < -UCCI_MAX_SCORE ? -UCCI_MAX_SCORE : v;
 }
 
@@ -122,13 +117,13 @@ static const char *shown(const char *text, char buf[65]) { return text_printable
 
 /* ---- callbacks (search thread) ---- */
 
-static void on_info(void *ctx, const SearchInfo *info)
+static void on_info(void *ctx, const EngineInfo *info)
 {
     Ucci *u = ctx;
     if (info->multipv != 1 && !(info->depth == 0 && info->pv_len == 0))
         return;
     int score = to_ucci_score(info->score);
-    if (info->bound == TT_BOUND_EXACT || info->depth == 0) {
+    if (info->bound == BOUND_EXACT || info->depth == 0) {
         pthread_mutex_lock(&u->lock);
         u->last_score = info->score;
         u->have_score = true;
@@ -139,15 +134,9 @@ static void on_info(void *ctx, const SearchInfo *info)
         return;
     }
     /* a fail high or low is only a bound: shown as time and nodes */
-    if (info->bound == TT_BOUND_EXACT) {
-        char pv[MAX_PLY * 6 + 8];
-        size_t n = 0;
-        pv[0] = 0;
-        for (int i = 0; i < info->pv_len && n + 8 < sizeof pv; i++) {
-            char m[8];
-            move_str(info->pv[i], m, false);
-            n += (size_t)snprintf(pv + n, sizeof pv - n, " %s", m);
-        }
+    if (info->bound == BOUND_EXACT) {
+        char pv[PV_TEXT_MAX];
+        proto_pv_text(info, false, pv);
         out_line(u->out, "info depth %d score %d pv%s", info->depth, score, pv);
     }
     out_line(u->out, "info time %lld nodes %llu", (long long)info->time_ms, (unsigned long long)info->nodes);
@@ -188,7 +177,7 @@ static void on_bestmove(void *ctx, Move best, Move ponder)
         if (u->draw_offered && u->accept_draw && s <= u->draw_margin)
             suffix = " draw";
         else if (u->resign
-                 && (s <= -VALUE_MATE_IN_MAX_PLY || (lost && hist_score(u, ply - 2, &s2) && s2 <= -u->resign_margin)))
+                 && ((score_is_mate(s) && s < 0) || (lost && hist_score(u, ply - 2, &s2) && s2 <= -u->resign_margin)))
             suffix = " resign";
         else if (u->offer_draw && even && ply >= 40 && hist_score(u, ply - 2, &s2) && abs(s2) <= u->draw_margin
                  && hist_score(u, ply - 4, &s4) && abs(s4) <= u->draw_margin)
@@ -303,21 +292,15 @@ static void cmd_setoption(Ucci *u, char **tok, int n)
         return;
     }
     if (!strcmp(tok[1], "name")) {
-        char name[256] = "";
-        int i = 2;
-        for (; i < n && strcmp(tok[i], "value"); i++)
-            snprintf(name + strlen(name), sizeof name - strlen(name), "%s%s", *name ? " " : "", tok[i]);
-        bool has_value = i < n;
-        for (i++; i < n; i++)
-            snprintf(value + strlen(value), sizeof value - strlen(value), "%s%s", *value ? " " : "", tok[i]);
-        if (!*name)
+        char name[256];
+        bool has_value;
+        if (!proto_option_words(tok, n, 2, false, name, sizeof name, value, sizeof value, &has_value))
             out_line(u->out, "info message setoption: no option name");
         else
             set_engine_option(u, name, name, has_value ? value : NULL);
         return;
     }
-    for (int i = 2; i < n; i++)
-        snprintf(value + strlen(value), sizeof value - strlen(value), "%s%s", *value ? " " : "", tok[i]);
+    proto_join(tok, 2, n, value, sizeof value);
     const UcciOption *o = NULL;
     for (int i = 0; i < UCCI_OPTION_NB && !o; i++)
         if (!strcasecmp(UCCI_OPTIONS[i].name, tok[1]))
@@ -401,40 +384,17 @@ static void cmd_setoption(Ucci *u, char **tok, int n)
     }
 }
 
-/* Parse "fen <FEN> [moves ...]" or "startpos [moves ...]" from tok[start]:
- * the FEN (NULL for startpos) into fen, the index of the first move. */
-static bool parse_position_args(Ucci *u, const char *cmd, char **tok, int n, int start, char *fen, size_t fenlen,
+/* "fen <FEN> [moves ...]" or "startpos [moves ...]" after the command:
+ * the FEN (NULL for startpos) into fen, the index of the first move; a
+ * message when they are not. */
+static bool parse_position_args(Ucci *u, const char *cmd, char **tok, int n, char *fen, size_t fenlen,
                                 const char **fenp, int *moves_at)
 {
-    int i = start;
-    fen[0] = 0;
-    *fenp = NULL;
-    if (i < n && !strcmp(tok[i], "startpos")) {
-        i++;
-    } else if (i < n && !strcmp(tok[i], "fen")) {
-        for (i++; i < n && strcmp(tok[i], "moves"); i++) {
-            size_t len = strlen(fen);
-            snprintf(fen + len, fenlen - len, "%s%s", len ? " " : "", tok[i]);
-        }
-        if (!*fen) {
-            out_line(u->out, "info message %s: 'fen' needs a FEN", cmd);
-            return false;
-        }
-        *fenp = fen;
-    } else {
-        out_line(u->out, "info message %s: expected 'startpos' or 'fen'", cmd);
-        return false;
-    }
-    *moves_at = n;
-    if (i < n) {
-        char s[65];
-        if (strcmp(tok[i], "moves")) {
-            out_line(u->out, "info message %s: unexpected '%s'", cmd, shown(tok[i], s));
-            return false;
-        }
-        *moves_at = i + 1;
-    }
-    return true;
+    char why[128];
+    if (proto_position_words(tok, n, 1, false, fen, fenlen, fenp, moves_at, why, sizeof why))
+        return true;
+    out_line(u->out, "info message %s: %s", cmd, why);
+    return false;
 }
 
 static void cmd_position(Ucci *u, char **tok, int n)
@@ -442,7 +402,7 @@ static void cmd_position(Ucci *u, char **tok, int n)
     char fen[512], err[256];
     const char *fenp;
     int moves_at;
-    if (!parse_position_args(u, "position", tok, n, 1, fen, sizeof fen, &fenp, &moves_at)) {
+    if (!parse_position_args(u, "position", tok, n, fen, sizeof fen, &fenp, &moves_at)) {
         out_line(u->out, "info message position unchanged");
         return;
     }
@@ -507,13 +467,11 @@ static bool parse_time(const Ucci *u, const char *text, int64_t *ms)
 
 static bool go_number(Ucci *u, char **tok, int n, int *i, int64_t min, int64_t max, int64_t *out)
 {
+    if (proto_take_number(tok, n, i, min, max, out))
+        return true;
     char s[65];
-    if (*i + 1 >= n || !num_clamp(tok[*i + 1], min, max, out)) {
-        out_line(u->out, "info message go: '%s' needs a number", shown(tok[*i], s));
-        return false;
-    }
-    (*i)++;
-    return true;
+    out_line(u->out, "info message go: '%s' needs a number", shown(tok[*i], s));
+    return false;
 }
 
 static bool go_time(Ucci *u, char **tok, int n, int *i, int64_t *out)
@@ -533,7 +491,7 @@ static void cmd_go(Ucci *u, char **tok, int n)
         out_line(u->out, "info message go: still thinking; send stop first");
         return;
     }
-    SearchLimits lim;
+    EngineLimits lim;
     limits_clear(&lim);
     const Position *pos = engine_position(u->engine);
     int us = pos->side, them = !us;
@@ -634,15 +592,15 @@ static void cmd_ponderhit(Ucci *u, char **tok, int n)
 
 static void cmd_probe(Ucci *u, char **tok, int n)
 {
-    TTData d;
+    EngineProbe d;
     bool found;
     if (n == 1) {
-        found = engine_probe(u->engine, &d);
+        found = engine_probe(u->engine, NULL, &d);
     } else {
         char fen[512], why[160];
         const char *fenp;
         int moves_at;
-        if (!parse_position_args(u, "probe", tok, n, 1, fen, sizeof fen, &fenp, &moves_at)) {
+        if (!parse_position_args(u, "probe", tok, n, fen, sizeof fen, &fenp, &moves_at)) {
             out_line(u->out, "pophash");
             return;
         }
@@ -662,7 +620,7 @@ static void cmd_probe(Ucci *u, char **tok, int n)
             }
             pos_do_move(pos, m);
         }
-        found = engine_probe_position(u->engine, pos, &d);
+        found = engine_probe(u->engine, pos, &d);
     }
     if (!found) {
         out_line(u->out, "pophash");
@@ -676,19 +634,21 @@ static void cmd_probe(Ucci *u, char **tok, int n)
         len += (size_t)snprintf(text + len, sizeof text - len, " bestmove %s", m);
     }
     int v = to_ucci_score(d.value), depth = d.depth < 0 ? 0 : d.depth;
-    if (d.bound & TT_BOUND_LOWER)
+    if (d.bound & BOUND_LOWER)
         len += (size_t)snprintf(text + len, sizeof text - len, " lowerbound %d depth %d", v, depth);
-    if (d.bound & TT_BOUND_UPPER)
+    if (d.bound & BOUND_UPPER)
         snprintf(text + len, sizeof text - len, " upperbound %d depth %d", v, depth);
     out_line(u->out, "%s", text);
 }
 
-int ucci_main(FILE *in, Output *out, char *first_line)
+int ucci_serve(FILE *in, Output *out, const char *first_line)
 {
     Ucci *u = calloc(1, sizeof *u);
     Position *scratch = malloc(sizeof *scratch);
-    if (!u || !scratch) {
+    if (!u || !scratch || !in_open(&u->in, in, first_line, out, "info message")) {
         out_line(out, "info message out of memory");
+        if (u)
+            in_close(&u->in);
         free(u);
         free(scratch);
         return 1;
@@ -705,32 +665,14 @@ int ucci_main(FILE *in, Output *out, char *first_line)
     if (!u->engine) {
         out_line(out, "info message cannot start the engine: %s", err);
         pthread_mutex_destroy(&u->lock);
+        in_close(&u->in);
         free(scratch);
         free(u);
         return 1;
     }
-    bool too_long = false;
-    char *cur = first_line;
-    for (;;) {
-        if (!cur) {
-            if (!read_line(in, u->line, sizeof u->line, &too_long))
-                break;
-            cur = u->line;
-        }
-        if (too_long) {
-            out_line(out, "info message input line longer than %d bytes ignored", LINE_MAX_BYTES - 1);
-            cur = NULL;
-            continue;
-        }
-        char **tok = u->tok;
-        int n = tokenize(cur, tok, MAX_TOKENS);
-        cur = NULL;
-        if (n == 0)
-            continue;
-        if (n == MAX_TOKENS) {
-            out_line(out, "info message too many words on one line (at most %d); ignored", MAX_TOKENS - 1);
-            continue;
-        }
+    int n;
+    while ((n = in_next(&u->in)) > 0) {
+        char **tok = u->in.tok;
         /* A search that has sent its bestmove is finishing: let it, so that
          * a go or setoption right after bestmove never finds it busy. */
         pthread_mutex_lock(&u->lock);
@@ -778,6 +720,7 @@ int ucci_main(FILE *in, Output *out, char *first_line)
     engine_free(u->engine); /* stops and waits for a running search */
     out_line(out, "bye");
     pthread_mutex_destroy(&u->lock);
+    in_close(&u->in);
     free(scratch);
     free(u);
     return 0;

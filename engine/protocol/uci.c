@@ -13,11 +13,12 @@
 #include "engine/init.h"
 #include "engine/util/num.h"
 #include "engine/util/text.h"
-#include "protocol.h"
+#include "uci.h"
 
 typedef struct {
     Engine *engine;
     Output *out;
+    Input in;
     atomic_bool show_wdl; /* read by the search thread's info callback */
     atomic_bool rank1; /* UCI_Variant mode: ranks 1-10 (read by the search thread's callbacks) */
 } Uci;
@@ -36,32 +37,24 @@ static void score_wdl(int score, int wdl[3])
 
 static void format_score(int score, char *buf, size_t len)
 {
-    if (score >= VALUE_MATE_IN_MAX_PLY)
-        snprintf(buf, len, "mate %d", (VALUE_MATE - score + 1) / 2);
-    else if (score <= -VALUE_MATE_IN_MAX_PLY)
-        snprintf(buf, len, "mate %d", -(VALUE_MATE + score) / 2);
+    if (score_is_mate(score))
+        snprintf(buf, len, "mate %d", score_mate_in(score));
     else
         snprintf(buf, len, "cp %d", score);
 }
 
-static void on_info(void *ctx, const SearchInfo *info)
+static void on_info(void *ctx, const EngineInfo *info)
 {
     Uci *u = ctx;
-    char score[32], wdl[48] = "", pv[MAX_PLY * 6 + 8];
+    char score[32], wdl[48] = "", pv[PV_TEXT_MAX];
     format_score(info->score, score, sizeof score);
-    const char *bound = info->bound == TT_BOUND_LOWER ? " lowerbound" : info->bound == TT_BOUND_UPPER ? " upperbound" : "";
-    if (atomic_load(&u->show_wdl) && !is_mate_score(info->score)) {
+    const char *bound = info->bound == BOUND_LOWER ? " lowerbound" : info->bound == BOUND_UPPER ? " upperbound" : "";
+    if (atomic_load(&u->show_wdl) && !score_is_mate(info->score)) {
         int w[3];
         score_wdl(info->score, w);
         snprintf(wdl, sizeof wdl, " wdl %d %d %d", w[0], w[1], w[2]);
     }
-    size_t n = 0;
-    pv[0] = 0;
-    for (int i = 0; i < info->pv_len && n + 8 < sizeof pv; i++) {
-        char m[8];
-        move_str(info->pv[i], m, atomic_load(&u->rank1));
-        n += (size_t)snprintf(pv + n, sizeof pv - n, " %s", m);
-    }
+    proto_pv_text(info, atomic_load(&u->rank1), pv);
     uint64_t nps = info->time_ms > 0 ? info->nodes * 1000 / (uint64_t)info->time_ms : info->nodes;
     if (info->depth == 0 && info->pv_len == 0) {
         out_line(u->out, "info depth 0 score %s", score);
@@ -133,14 +126,9 @@ static void cmd_setoption(Uci *u, char **tok, int n)
         out_line(u->out, "info string setoption: expected 'setoption name <name> [value <value>]'");
         return;
     }
-    char name[256] = "", value[1024] = "";
-    int i = 2;
-    for (; i < n && strcasecmp(tok[i], "value"); i++)
-        snprintf(name + strlen(name), sizeof name - strlen(name), "%s%s", *name ? " " : "", tok[i]);
-    bool has_value = i < n;
-    for (i++; i < n; i++)
-        snprintf(value + strlen(value), sizeof value - strlen(value), "%s%s", *value ? " " : "", tok[i]);
-    if (!*name) {
+    char name[256], value[1024];
+    bool has_value;
+    if (!proto_option_words(tok, n, 2, true, name, sizeof name, value, sizeof value, &has_value)) {
         out_line(u->out, "info string setoption: no option name");
         return;
     }
@@ -166,45 +154,22 @@ static void cmd_setoption(Uci *u, char **tok, int n)
 /* position startpos|fen <fen> [moves ...], and the bare "fen <fen> [moves]" */
 static void cmd_position(Uci *u, char **tok, int n, int start)
 {
-    int i = start;
-    char fen[512] = "";
-    const char *fenp = NULL;
-    if (i < n && !strcasecmp(tok[i], "startpos")) {
-        i++;
-    } else if (i < n && !strcasecmp(tok[i], "fen")) {
-        for (i++; i < n && strcasecmp(tok[i], "moves"); i++)
-            snprintf(fen + strlen(fen), sizeof fen - strlen(fen), "%s%s", *fen ? " " : "", tok[i]);
-        if (!*fen) {
-            out_line(u->out, "info string position: 'fen' needs a FEN; position unchanged");
-            return;
-        }
-        fenp = fen;
-    } else {
-        out_line(u->out, "info string position: expected 'startpos' or 'fen'; position unchanged");
-        return;
-    }
-    int moves_at = n;
-    if (i < n) {
-        if (strcasecmp(tok[i], "moves")) {
-            out_line(u->out, "info string position: unexpected '%.32s'; position unchanged", tok[i]);
-            return;
-        }
-        moves_at = i + 1;
-    }
-    char err[256];
-    if (!engine_set_position(u->engine, fenp, (const char *const *)tok + moves_at, n - moves_at,
-                             atomic_load(&u->rank1), err, sizeof err))
+    char fen[512], err[256];
+    const char *fenp;
+    int moves_at;
+    if (!proto_position_words(tok, n, start, true, fen, sizeof fen, &fenp, &moves_at, err, sizeof err)
+        || !engine_set_position(u->engine, fenp, (const char *const *)tok + moves_at, n - moves_at,
+                                atomic_load(&u->rank1), err, sizeof err))
         out_line(u->out, "info string position: %s; position unchanged", err);
 }
 
 static bool go_number(Uci *u, char **tok, int n, int *i, int64_t min, int64_t max, int64_t *out)
 {
-    if (*i + 1 >= n || !num_clamp(tok[*i + 1], min, max, out)) {
-        out_line(u->out, "info string go: '%s' needs a number", tok[*i]);
-        return false;
-    }
-    (*i)++;
-    return true;
+    if (proto_take_number(tok, n, i, min, max, out))
+        return true;
+    char shown[65];
+    out_line(u->out, "info string go: '%s' needs a number", text_printable(shown, sizeof shown, tok[*i]));
+    return false;
 }
 
 static void cmd_go(Uci *u, char **tok, int n)
@@ -213,7 +178,7 @@ static void cmd_go(Uci *u, char **tok, int n)
         out_line(u->out, "info string go: already searching; send stop first");
         return;
     }
-    SearchLimits lim;
+    EngineLimits lim;
     limits_clear(&lim);
     const int64_t BIG = (int64_t)1 << 40;
     const Position *pos = engine_position(u->engine);
@@ -292,39 +257,24 @@ static void cmd_display(Uci *u)
     out_line(u->out, "Key: %016llX", (unsigned long long)pos_key(pos));
 }
 
-int uci_main(FILE *in, Output *out, char *first_line)
+int uci_serve(FILE *in, Output *out, const char *first_line)
 {
-    static char line[LINE_MAX_BYTES];
-    static char *tok[MAX_TOKENS];
     Uci u = {.out = out};
+    if (!in_open(&u.in, in, first_line, out, "info string")) {
+        out_line(out, "info string out of memory");
+        return 1;
+    }
     EngineCallbacks cb = {on_info, on_bestmove, on_message, &u};
     char err[256];
     u.engine = engine_new(&cb, err, sizeof err);
     if (!u.engine) {
         out_line(out, "info string cannot start the engine: %s", err);
+        in_close(&u.in);
         return 1;
     }
-    bool too_long = false;
-    char *cur = first_line;
-    for (;;) {
-        if (!cur) {
-            if (!read_line(in, line, sizeof line, &too_long))
-                break;
-            cur = line;
-        }
-        if (too_long) {
-            out_line(out, "info string input line longer than %d bytes ignored", LINE_MAX_BYTES - 1);
-            cur = NULL;
-            continue;
-        }
-        int n = tokenize(cur, tok, MAX_TOKENS);
-        cur = NULL;
-        if (n == 0)
-            continue;
-        if (n == MAX_TOKENS) {
-            out_line(out, "info string too many words on one line (at most %d); ignored", MAX_TOKENS - 1);
-            continue;
-        }
+    int n;
+    while ((n = in_next(&u.in)) > 0) {
+        char **tok = u.in.tok;
         const char *c = tok[0];
         if (!strcmp(c, "uci"))
             cmd_uci(&u);
@@ -356,5 +306,6 @@ int uci_main(FILE *in, Output *out, char *first_line)
         }
     }
     engine_free(u.engine); /* stops and waits for a running search */
+    in_close(&u.in);
     return 0;
 }

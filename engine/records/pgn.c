@@ -1189,11 +1189,3 @@ bool pgn_parse_encoding(const char *name, PgnEncoding *enc)
         }
     return false;
 }
-
-const char *pgn_encoding_name(PgnEncoding enc)
-{
-    for (size_t i = 0; i < sizeof ENCODING_NAMES / sizeof ENCODING_NAMES[0]; i++)
-        if (ENCODING_NAMES[i].enc == enc)
-            return ENCODING_NAMES[i].name;
-    return "?";
-}

@@ -84,6 +84,5 @@ PgnReplayError pgn_replay(const PgnGame *g, Position *pos, Move *moves, int max,
 /* Encoding names: "auto", "utf-8"/"utf8", "gbk"/"gb2312"/"gb18030"/"cp936",
  * "big5"/"cp950".  False if unknown. */
 bool pgn_parse_encoding(const char *name, PgnEncoding *enc);
-const char *pgn_encoding_name(PgnEncoding enc);
 
 #endif

@@ -72,14 +72,21 @@ int cli_judge(int argc, char **argv)
     if (i < argc && !strcmp(argv[i], "moves"))
         i++;
 
-    static Position pos;
-    Verdict v = VERDICT_NONE;
-    char reason[320], err[320];
-    if (rules_judge_game(&pos, fen, argv + i, argc - i, rule, (int)sixty, (int)repeats, &v, reason, sizeof reason, err,
-                         sizeof err)) {
-        fprintf(stderr, "judge: %s\n", err);
+    Position *pos = malloc(sizeof *pos);
+    if (!pos) {
+        fprintf(stderr, "judge: out of memory\n");
         return 1;
     }
-    printf("result: %s\nreason: %s\n", rules_verdict_name(v), reason);
-    return 0;
+    Verdict v = VERDICT_NONE;
+    char reason[320], err[320];
+    int status = 0;
+    if (rules_judge_game(pos, fen, argv + i, argc - i, rule, (int)sixty, (int)repeats, &v, reason, sizeof reason, err,
+                         sizeof err)) {
+        fprintf(stderr, "judge: %s\n", err);
+        status = 1;
+    } else {
+        printf("result: %s\nreason: %s\n", rules_verdict_name(v), reason);
+    }
+    free(pos);
+    return status;
 }

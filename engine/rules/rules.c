@@ -786,11 +786,6 @@ Verdict rules_judge_at(Position *pos, int rule, int sixty_move_limit, int min_re
     return VERDICT_NONE;
 }
 
-Verdict rules_judge(Position *pos, int rule, int sixty_move_limit, char *reason, size_t reason_len)
-{
-    return rules_judge_at(pos, rule, sixty_move_limit, 2, reason, reason_len);
-}
-
 /* ---- replaying a game ---- */
 
 /* Why the text is not a legal move here. */

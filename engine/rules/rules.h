@@ -79,8 +79,6 @@ RulesMoveKind rules_classify_last(Position *pos, int rule, Bitboard *chased);
  * (reason may be NULL).  VERDICT_NONE when the game goes on. */
 Verdict rules_judge_at(Position *pos, int rule, int sixty_move_limit, int min_repeats, char *reason,
                        size_t reason_len);
-/* rules_judge_at with min_repeats 2. */
-Verdict rules_judge(Position *pos, int rule, int sixty_move_limit, char *reason, size_t reason_len);
 
 /* Set pos from fen (or "startpos"), play the moves (UCI text, ranks 0-9) and
  * judge with rules_judge_at.  Returns 0 and sets *verdict and reason, or -1

@@ -138,15 +138,6 @@ bool proc_vprintf(Proc *p, int64_t timeout_ms, const char *fmt, va_list ap)
     return ok;
 }
 
-bool proc_printf(Proc *p, int64_t timeout_ms, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    bool ok = proc_vprintf(p, timeout_ms, fmt, ap);
-    va_end(ap);
-    return ok;
-}
-
 /* A whole line from the buffer into p->line, if there is one. */
 static bool take_line(Proc *p)
 {

@@ -41,8 +41,7 @@ bool proc_alive(const Proc *p);
 /* Write all of data within timeout_ms.  False when the child has closed
  * its input, exited, or stopped reading for that long. */
 bool proc_write(Proc *p, const void *data, size_t len, int64_t timeout_ms);
-/* One line (the newline is added) within timeout_ms. */
-bool proc_printf(Proc *p, int64_t timeout_ms, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* One line, printf-style (the newline is added), within timeout_ms. */
 bool proc_vprintf(Proc *p, int64_t timeout_ms, const char *fmt, va_list ap);
 
 /* The next line before the deadline (now_ms() time): 1 with the line in

@@ -14,7 +14,7 @@ typedef const char *(*FuzzFn)(const uint8_t *data, size_t size);
 /* FEN, then one byte per move to play: pos_set_fen, the FEN round trip,
  * keys, legal moves, make/unmake, notation round trips, the rules. */
 const char *fuzz_fen(const uint8_t *data, size_t size);
-/* Protocol lines fed to a live engine through protocol_main (after "uci",
+/* Protocol lines fed to a live engine through its front-end (after "uci",
  * "ucci" or "xboard"), from memory; a final isready must be answered. */
 const char *fuzz_uci(const uint8_t *data, size_t size);
 const char *fuzz_ucci(const uint8_t *data, size_t size);

@@ -16,7 +16,9 @@
 #include "book/book.h"
 #include "engine/board/movegen.h"
 #include "engine/init.h"
-#include "engine/protocol/protocol.h"
+#include "engine/protocol/cecp.h"
+#include "engine/protocol/ucci.h"
+#include "engine/protocol/uci.h"
 #include "engine/records/notation.h"
 #include "engine/records/pgn.h"
 #include "engine/rules/rules.h"
@@ -216,8 +218,8 @@ static bool first_word_is(const char *line, size_t len, const char *word)
 /* The input after hello, without NUL bytes and the lines left out, then
  * sync (NULL: none): a command that must be answered with sync_reply, as
  * must every one in the input, unless a quit came first. */
-static const char *fuzz_protocol(const uint8_t *data, size_t size, const char *hello, const char *sync,
-                                 const char *sync_reply)
+static const char *fuzz_protocol(const uint8_t *data, size_t size, int (*serve)(FILE *, Output *, const char *),
+                                 const char *hello, const char *sync, const char *sync_reply)
 {
     size_t cap = strlen(hello) + size + (sync ? strlen(sync) : 0) + 4;
     char *text = malloc(cap);
@@ -256,7 +258,10 @@ static const char *fuzz_protocol(const uint8_t *data, size_t size, const char *h
     FILE *out = open_memstream(&out_text, &out_len);
     const char *bad = NULL;
     if (in && out) {
-        protocol_main(in, out);
+        Output o;
+        out_init(&o, out);
+        serve(in, &o, NULL); /* the front-end reads hello as its first command */
+        out_destroy(&o);
         fflush(out);
         int replies = 0;
         for (char *p = out_text; sync && p && *p;) {
@@ -277,16 +282,16 @@ static const char *fuzz_protocol(const uint8_t *data, size_t size, const char *h
     return bad;
 }
 
-const char *fuzz_uci(const uint8_t *data, size_t size) { return fuzz_protocol(data, size, "uci", "isready", "readyok"); }
+const char *fuzz_uci(const uint8_t *data, size_t size) { return fuzz_protocol(data, size, uci_serve, "uci", "isready", "readyok"); }
 
 const char *fuzz_ucci(const uint8_t *data, size_t size)
 {
-    return fuzz_protocol(data, size, "ucci", "isready", "readyok");
+    return fuzz_protocol(data, size, ucci_serve, "ucci", "isready", "readyok");
 }
 
 /* xboard: a pong comes after the engine's own move, and at the end of the
  * input the engine stops without moving, so no reply is required. */
-const char *fuzz_cecp(const uint8_t *data, size_t size) { return fuzz_protocol(data, size, "xboard", NULL, NULL); }
+const char *fuzz_cecp(const uint8_t *data, size_t size) { return fuzz_protocol(data, size, cecp_serve, "xboard", NULL, NULL); }
 
 /* ---- PGN and notation ---- */
 

@@ -23,6 +23,7 @@
 #include "book/book.h"
 #include "engine/engine.h"
 #include "engine/util/pages.h"
+#include "search/search_private.h"
 #include "search/threads.h"
 #include "search/tt.h"
 
@@ -45,10 +46,10 @@ void __real_pool_free(ThreadPool *pool);
 void __wrap_pool_free(ThreadPool *pool);
 bool __real_pool_resize(ThreadPool *pool, int threads, char *err, size_t errlen);
 bool __wrap_pool_resize(ThreadPool *pool, int threads, char *err, size_t errlen);
-void __real_pool_start(ThreadPool *pool, SearchShared *shared, const Position *root, BestMoveFn on_bestmove,
-                       void *ctx);
-void __wrap_pool_start(ThreadPool *pool, SearchShared *shared, const Position *root, BestMoveFn on_bestmove,
-                       void *ctx);
+void __real_pool_start(ThreadPool *pool, TT *tt, const Position *root, const SearchLimits *limits,
+                       const SearchSettings *settings, const SearchReport *report);
+void __wrap_pool_start(ThreadPool *pool, TT *tt, const Position *root, const SearchLimits *limits,
+                       const SearchSettings *settings, const SearchReport *report);
 void __real_search_clear(SearchThread *th);
 void __wrap_search_clear(SearchThread *th);
 void __real_engine_go(Engine *e, const SearchLimits *limits);
@@ -191,11 +192,11 @@ bool __wrap_pool_resize(ThreadPool *pool, int threads, char *err, size_t errlen)
     return __real_pool_resize(pool, threads, err, errlen);
 }
 
-void __wrap_pool_start(ThreadPool *pool, SearchShared *shared, const Position *root, BestMoveFn on_bestmove,
-                       void *ctx)
+void __wrap_pool_start(ThreadPool *pool, TT *tt, const Position *root, const SearchLimits *limits,
+                       const SearchSettings *settings, const SearchReport *report)
 {
     table_dirty = true;
-    __real_pool_start(pool, shared, root, on_bestmove, ctx);
+    __real_pool_start(pool, tt, root, limits, settings, report);
 }
 
 /* ---- the book ---- */

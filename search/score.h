@@ -1,0 +1,23 @@
+/* What a search score means, for those who show it.  A score is in
+ * centipawns from the side to move's view, except near its ends: a mate
+ * found (so many plies away), then a win by the repetition rules (the
+ * opponent's perpetual check or chase), a little short of mate. */
+#ifndef CHUHAN_SEARCH_SCORE_H
+#define CHUHAN_SEARCH_SCORE_H
+
+#include <stdbool.h>
+
+/* A mate, either way. */
+bool score_is_mate(int score);
+/* Plies to a mate (score_is_mate): > 0 the side to move mates, <= 0 it is
+ * mated (0: it is mated already, no legal move). */
+int score_mate_plies(int score);
+/* The same in moves, as UCI counts them ("mate 1": mate with our next
+ * move; "mate -1": mated after our next move). */
+int score_mate_in(int score);
+/* A win by the repetition rules, either way (a mate is not one). */
+bool score_is_rule_win(int score);
+/* Plies to that win (score_is_rule_win), signed as score_mate_plies. */
+int score_rule_win_plies(int score);
+
+#endif

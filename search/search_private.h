@@ -1,0 +1,106 @@
+/* Private to search/: the scores' scale, what the threads of one search
+ * share, and one thread's state.  The layers above see search.h. */
+#ifndef CHUHAN_SEARCH_PRIVATE_H
+#define CHUHAN_SEARCH_PRIVATE_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+
+#include "search.h"
+#include "threads.h"
+#include "timeman.h"
+#include "tt.h"
+
+/* ---- scores ---- */
+#define VALUE_DRAW 0
+#define VALUE_MATE 32000
+#define VALUE_INFINITE 32001
+#define VALUE_NONE 32002
+#define VALUE_MATE_IN_MAX_PLY (VALUE_MATE - MAX_PLY)
+/* A side that breaks a repetition rule loses by a score just short of mate. */
+#define VALUE_RULE_WIN 30000
+#define VALUE_RULE_IN_MAX_PLY (VALUE_RULE_WIN - MAX_PLY)
+
+static inline int mate_in(int ply) { return VALUE_MATE - ply; }
+static inline int mated_in(int ply) { return -VALUE_MATE + ply; }
+static inline bool is_mate_score(int v) { return v >= VALUE_MATE_IN_MAX_PLY || v <= -VALUE_MATE_IN_MAX_PLY; }
+
+typedef struct {
+    Move move;
+    int score, previous_score, average_score;
+    int seldepth;
+    int pv_len;
+    Move pv[MAX_PLY];
+} RootMove;
+
+/* What every thread of one search shares: the table, the limits, the stop
+ * flag, the output callbacks. */
+typedef struct SearchShared {
+    TT *tt;
+    SearchLimits limits;
+    TimeMan tm;
+    int multipv;
+    int rule;              /* repetition rule set (engine/rules/rules.h) */
+    int sixty_move_plies;  /* 0: no 60-move rule */
+    atomic_bool stop;      /* every thread stops at its next node */
+    atomic_bool pondering; /* the main thread may not stop on time */
+    atomic_bool stop_on_ponderhit; /* time ran out while pondering */
+    void (*on_info)(void *ctx, const SearchInfo *info);
+    void *ctx;
+    struct SearchThread **threads;
+    int thread_count;
+} SearchShared;
+
+/* Continuation history: how good a quiet move (piece, to) has been after a
+ * given earlier move, indexed [piece][to] of that earlier move. */
+typedef int16_t ContHist[PIECE_NB][SQUARE_NB];
+
+typedef struct {
+    Move *pv;
+    int ply;
+    Move current_move;
+    int moved_piece;
+    ContHist *cont_hist; /* the table for the move made at this ply */
+    Move excluded;       /* singular-extension search: the move left out */
+    int static_eval;
+    Move killers[2];
+} Stack;
+
+typedef int16_t History[COLOR_NB][SQUARE_NB * SQUARE_NB];
+
+typedef struct SearchThread {
+    int id;
+    SearchShared *shared;
+    Position pos;
+    int root_top; /* pos.top at the root */
+    RootMove root_moves[MAX_MOVES];
+    int root_count;
+    int pv_index;
+    int root_depth, completed_depth, seldepth;
+    int nmp_min_ply; /* no null move above this ply (verification) */
+    atomic_uint_fast64_t nodes; /* written by this thread only */
+    uint64_t calls;
+    History history;
+    Move counter_moves[PIECE_NB][SQUARE_NB];
+    int16_t capture_history[PIECE_NB][SQUARE_NB][PIECE_TYPE_NB];
+    ContHist cont_history[PIECE_NB][SQUARE_NB]; /* [0][0]: after a null move or at the root */
+    Stack stack[MAX_PLY + 10];
+    Move pv_table[MAX_PLY + 2][MAX_PLY + 2];
+} SearchThread;
+
+/* Clear the histories (new game). */
+void search_clear(SearchThread *th);
+/* Run the iterative deepening of one thread over th->pos; fills
+ * th->root_moves.  Thread 0 also manages time. */
+void search_iterate(SearchThread *th);
+/* Total nodes of all threads of a search. */
+uint64_t search_nodes(const SearchShared *sh);
+/* The thread whose best move the pool plays (a vote across threads). */
+SearchThread *search_best_thread(SearchShared *sh);
+/* The legal root moves (filtered by searchmoves), into th->root_moves. */
+void search_init_root(SearchThread *th);
+
+/* Thread i of a pool (threads.c), for the tests that look inside. */
+SearchThread *pool_thread(ThreadPool *pool, int i);
+
+#endif
