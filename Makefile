@@ -129,12 +129,15 @@ install: all
 clean:
 	rm -rf build chuhan
 
-# ---- Opening book (book/, issue 9) -------------------------------------------
-# book/default_book.c embeds book/default.book with .incbin: depend on the book
-# so that a rebuilt book is re-linked.  `make default-book` rebuilds the book
-# from the CCPD master games (CC BY 4.0, see README) with the engine built here.
+# ---- Built-in data ------------------------------------------------------------
+# book/default_book.c embeds book/default.book and eval/weights.c embeds
+# eval/weights.txt with .incbin (engine/util/embed.h): their objects depend on
+# the files, so that a rebuilt book or new weights are built in again.
+# `make default-book` rebuilds the book from the CCPD master games (CC BY 4.0,
+# see README) with the engine built here.
 BOOK_FLAGS ?= --max-ply 30 --min-games 3
 $(BUILD)/book/default_book.o: book/default.book
+$(BUILD)/eval/weights.o: eval/weights.txt
 .PHONY: default-book
 default-book: $(ENGINE)
 	$(ENGINE) book build -o book/default.book $(BOOK_FLAGS) tests/data/ccpd-master-games.pgn.zst
@@ -203,6 +206,7 @@ $(FUZZ_BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link $(FUZZ_COV) -c $< -o $@
 $(FUZZ_BUILD)/book/default_book.o: book/default.book
+$(FUZZ_BUILD)/eval/weights.o: eval/weights.txt
 $(FUZZ_BUILD)/fuzz-%: tests/fuzz/libfuzzer.c $(FUZZ_OBJS)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -DFUZZ_TARGET=fuzz_$* $^ -o $@ \
 	    -Wl,--wrap=tt_resize,--wrap=tt_clear,--wrap=tt_free,--wrap=pool_new,--wrap=pool_free,--wrap=pool_resize,--wrap=pool_start,--wrap=engine_go,--wrap=search_clear,--wrap=book_load_default,--wrap=book_free,--wrap=pages_alloc,--wrap=pages_free -pthread $(LIBS)

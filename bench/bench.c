@@ -3,7 +3,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/cli.h"
 #include "engine/engine.h"
 #include "engine/util/clock.h"
 #include "engine/util/num.h"
@@ -85,7 +84,7 @@ uint64_t bench_run(int depth, const char *rule, FILE *out, double *nps)
     return total;
 }
 
-int cli_bench(int argc, char **argv)
+int bench_cli(int argc, char **argv)
 {
     int depth = BENCH_DEPTH;
     const char *rule = NULL;

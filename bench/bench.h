@@ -17,4 +17,8 @@ extern const int BenchCount;
  * (0 on failure); *nps gets the speed. */
 uint64_t bench_run(int depth, const char *rule, FILE *out, double *nps);
 
+/* chuhan bench [DEPTH] [--rule R]: the arguments after "bench"; the exit
+ * status. */
+int bench_cli(int argc, char **argv);
+
 #endif

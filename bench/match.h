@@ -86,4 +86,7 @@ bool match_run(const MatchConfig *cfg, MatchResult *res, char *err, size_t errle
 /* The summary of a finished match, as `chuhan match` prints it. */
 void match_print_summary(FILE *out, const MatchConfig *cfg, const MatchResult *res);
 
+/* chuhan match ...: the arguments after "match"; the exit status. */
+int match_cli(int argc, char **argv);
+
 #endif

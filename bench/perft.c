@@ -5,6 +5,7 @@
 
 #include "engine/board/movegen.h"
 #include "engine/util/clock.h"
+#include "engine/util/num.h"
 
 static double now_seconds(void) { return (double)now_us() * 1e-6; }
 
@@ -119,3 +120,53 @@ int perft_suite(const char *path, uint64_t max_nodes, FILE *out)
     return bad;
 }
 
+int perft_cli(int argc, char **argv)
+{
+    if (argc >= 2 && !strcmp(argv[0], "--suite")) {
+        uint64_t max_nodes = 0;
+        if (argc >= 4 && !strcmp(argv[2], "--max-nodes") && !num_parse_u64(argv[3], &max_nodes)) {
+            fprintf(stderr, "perft: --max-nodes must be a number, not '%s'\n", argv[3]);
+            return 2;
+        }
+        int bad = perft_suite(argv[1], max_nodes, stdout);
+        if (bad < 0) {
+            fprintf(stderr, "perft: cannot read %s\n", argv[1]);
+            return 2;
+        }
+        printf("%s: %d mismatch%s\n", bad ? "FAILED" : "all match", bad, bad == 1 ? "" : "es");
+        return bad ? 1 : 0;
+    }
+    if (argc < 1) {
+        fprintf(stderr, "usage: chuhan perft DEPTH [FEN]\n"
+                        "       chuhan perft --suite FILE [--max-nodes N]\n");
+        return 2;
+    }
+    long depth;
+    if (!num_parse(argv[0], 1, 20, &depth)) {
+        fprintf(stderr, "perft: depth must be a number from 1 to 20, not '%s'\n", argv[0]);
+        return 2;
+    }
+    char fen[512] = START_FEN;
+    if (argc > 1) {
+        fen[0] = 0;
+        for (int i = 1; i < argc; i++) {
+            if (strlen(fen) + strlen(argv[i]) + 2 > sizeof fen)
+                break;
+            if (i > 1)
+                strcat(fen, " ");
+            strcat(fen, argv[i]);
+        }
+        if (!strcmp(fen, "startpos"))
+            strcpy(fen, START_FEN);
+    }
+    Position *pos = malloc(sizeof *pos);
+    char err[160];
+    if (!pos || !pos_set_fen(pos, fen, err, sizeof err)) {
+        fprintf(stderr, "perft: %s%s\n", pos ? "bad FEN: " : "out of memory", pos ? err : "");
+        free(pos);
+        return 2;
+    }
+    perft_divide(pos, (int)depth, stdout);
+    free(pos);
+    return 0;
+}

@@ -27,4 +27,8 @@ void perft_divide(Position *pos, int depth, FILE *out);
  * the number of mismatches, or -1 when the file cannot be read. */
 int perft_suite(const char *path, uint64_t max_nodes, FILE *out);
 
+/* chuhan perft DEPTH [FEN] | --suite FILE [--max-nodes N]: the arguments
+ * after "perft"; the exit status. */
+int perft_cli(int argc, char **argv);
+
 #endif

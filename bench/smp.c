@@ -1,12 +1,11 @@
-/* SMP scaling: nodes per second and time to a fixed depth, one thread
- * against N, on the same positions in one run (`chuhan smp`). */
+#include "smp.h"
+
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bench.h"
-#include "engine/cli.h"
 #include "engine/engine.h"
 #include "engine/util/clock.h"
 #include "engine/util/num.h"
@@ -38,7 +37,7 @@ static int64_t timed_search(Engine *e, SmpCapture *cap, const char *fen, const E
     return now_ms() - t0;
 }
 
-int cli_smp(int argc, char **argv)
+int smp_cli(int argc, char **argv)
 {
     long threads = 2, ms = 2000, depth = 14, positions = 12;
     long *targets[] = {&threads, &ms, &depth, &positions};

@@ -15,9 +15,10 @@
  * pondering engine before ponderhit or stop), and a time loss (a move that
  * overran the clock by more than --margin ms).  After a crash or a hang both
  * engines are restarted and the run goes on.  Games end by the rules
- * (engine/rules.h, cxa, third occurrence; the 60-move rule) or are drawn at
+ * (engine/rules/rules.h, cxa, third occurrence; the 60-move rule) or are drawn at
  * --max-plies. */
-#include "engine/cli.h"
+
+#include "soak.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -680,7 +681,7 @@ static int run(Soak *s, Eng eng[2])
     return failures ? 1 : 0;
 }
 
-int cli_soak(int argc, char **argv)
+int soak_cli(int argc, char **argv)
 {
     Soak *s = calloc(1, sizeof *s);
     Eng *eng = calloc(2, sizeof *eng);

@@ -11,7 +11,6 @@
 
 #include "book.h"
 #include "engine/board/movegen.h"
-#include "engine/cli.h"
 #include "engine/records/notation.h"
 #include "engine/util/clock.h"
 #include "engine/util/num.h"
@@ -181,7 +180,7 @@ static int probe(int argc, char **argv)
     return 0;
 }
 
-int cli_book(int argc, char **argv)
+int book_cli(int argc, char **argv)
 {
     if (argc < 1)
         return usage();

@@ -1,29 +1,16 @@
-/* The default opening book, book/default.book, built into the binary with
- * the assembler's .incbin (the Makefile makes this object depend on the
- * book file, so a rebuilt book is re-linked).  The bytes are read-only. */
+/* The default opening book, book/default.book, built into the binary. */
 #include "book.h"
 
-__asm__(".pushsection .rodata\n"
-        ".balign 16\n"
-        ".globl chuhan_default_book_start\n"
-        ".hidden chuhan_default_book_start\n"
-        "chuhan_default_book_start:\n"
-        ".incbin \"book/default.book\"\n"
-        ".globl chuhan_default_book_end\n"
-        ".hidden chuhan_default_book_end\n"
-        "chuhan_default_book_end:\n"
-        ".byte 0\n"
-        ".popsection\n");
+#include "engine/util/embed.h"
+#include "engine/util/error.h"
 
-extern const unsigned char chuhan_default_book_start[];
-extern const unsigned char chuhan_default_book_end[];
+EMBED_FILE(chuhan_default_book, "book/default.book");
 
 Book *book_load_default(char *err, size_t errlen)
 {
     size_t size = (size_t)(chuhan_default_book_end - chuhan_default_book_start);
     if (size == 0) {
-        if (err && errlen)
-            snprintf(err, errlen, "no default book was built into this binary");
+        err_set(err, errlen, "no default book was built into this binary");
         return NULL;
     }
     return book_load_memory(chuhan_default_book_start, size, err, errlen);

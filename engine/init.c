@@ -4,17 +4,27 @@
 
 #include "engine/board/bitboard.h"
 #include "engine/board/position.h"
+#include "engine/util/error.h"
 #include "eval/eval.h"
+#include "eval/weights.h"
 #include "search/search.h"
 
+/* Written once under pthread_once, read-only afterwards. */
 static pthread_once_t once = PTHREAD_ONCE_INIT;
+static bool init_ok;
+static char init_err[256];
 
 static void init_all(void)
 {
     bb_init();
     zobrist_init();
+    init_ok = weights_init(init_err, sizeof init_err);
     eval_init();
     search_init();
 }
 
-void chuhan_init(void) { pthread_once(&once, init_all); }
+bool chuhan_init(char *err, size_t errlen)
+{
+    pthread_once(&once, init_all);
+    return init_ok || err_set(err, errlen, "%s", init_err);
+}

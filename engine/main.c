@@ -6,13 +6,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench/bench.h"
+#include "bench/match.h"
 #include "bench/perft.h"
-#include "cli.h"
-#include "engine/board/movegen.h"
+#include "bench/smp.h"
+#include "bench/soak.h"
+#include "book/book.h"
+#include "engine/board/bitboard.h"
 #include "engine/protocol/cecp.h"
 #include "engine/protocol/ucci.h"
 #include "engine/protocol/uci.h"
-#include "engine/util/num.h"
+#include "engine/records/pgn.h"
+#include "engine/rules/rules.h"
+#include "eval/tune.h"
 #include "init.h"
 
 static int usage(void)
@@ -32,69 +38,12 @@ static int usage(void)
     return 2;
 }
 
-int cli_perft(int argc, char **argv)
-{
-    if (argc >= 2 && !strcmp(argv[0], "--suite")) {
-        uint64_t max_nodes = 0;
-        if (argc >= 4 && !strcmp(argv[2], "--max-nodes") && !num_parse_u64(argv[3], &max_nodes)) {
-            fprintf(stderr, "perft: --max-nodes must be a number, not '%s'\n", argv[3]);
-            return 2;
-        }
-        int bad = perft_suite(argv[1], max_nodes, stdout);
-        if (bad < 0) {
-            fprintf(stderr, "perft: cannot read %s\n", argv[1]);
-            return 2;
-        }
-        printf("%s: %d mismatch%s\n", bad ? "FAILED" : "all match", bad, bad == 1 ? "" : "es");
-        return bad ? 1 : 0;
-    }
-    if (argc < 1)
-        return usage();
-    long depth;
-    if (!num_parse(argv[0], 1, 20, &depth)) {
-        fprintf(stderr, "perft: depth must be a number from 1 to 20, not '%s'\n", argv[0]);
-        return 2;
-    }
-    char fen[512] = START_FEN;
-    if (argc > 1) {
-        fen[0] = 0;
-        for (int i = 1; i < argc; i++) {
-            if (strlen(fen) + strlen(argv[i]) + 2 > sizeof fen)
-                break;
-            if (i > 1)
-                strcat(fen, " ");
-            strcat(fen, argv[i]);
-        }
-        if (!strcmp(fen, "startpos"))
-            strcpy(fen, START_FEN);
-    }
-    static Position pos;
-    char err[160];
-    if (!pos_set_fen(&pos, fen, err, sizeof err)) {
-        fprintf(stderr, "perft: bad FEN: %s\n", err);
-        return 2;
-    }
-    perft_divide(&pos, (int)depth, stdout);
-    return 0;
-}
-
-int cli_magics(int argc, char **argv)
-{
-    uint64_t seed = 20261129;
-    if (argc > 0 && !num_parse_u64(argv[0], &seed)) {
-        fprintf(stderr, "magics: the seed must be a number, not '%s'\n", argv[0]);
-        return 2;
-    }
-    return magic_generate(seed, stdout) ? 1 : 0;
-}
-
 static const struct {
     const char *name;
     int (*run)(int argc, char **argv);
 } COMMANDS[] = {
-    {"perft", cli_perft}, {"magics", cli_magics}, {"bench", cli_bench}, {"smp", cli_smp}, {"judge", cli_judge},
-    {"book", cli_book},   {"pgn", cli_pgn},       {"match", cli_match}, {"tune", cli_tune},
-    {"soak", cli_soak},
+    {"perft", perft_cli}, {"magics", magic_cli}, {"bench", bench_cli}, {"smp", smp_cli},   {"judge", rules_judge_cli},
+    {"book", book_cli},   {"pgn", pgn_cli},       {"match", match_cli}, {"tune", tune_cli}, {"soak", soak_cli},
 };
 
 /* Serve the protocol the first non-empty line names: ucci, xboard, or UCI,
@@ -137,7 +86,11 @@ static int serve(FILE *in, FILE *out_file)
 
 int main(int argc, char **argv)
 {
-    chuhan_init();
+    char err[300];
+    if (!chuhan_init(err, sizeof err)) {
+        fprintf(stderr, "chuhan: %s\n", err);
+        return 1;
+    }
     if (argc < 2)
         return serve(stdin, stdout);
     for (size_t i = 0; i < sizeof COMMANDS / sizeof COMMANDS[0]; i++)

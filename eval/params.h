@@ -1,6 +1,6 @@
-/* Every evaluation weight, by name.  The values live in eval/params.c,
- * which the tuner (eval/tune.c) rewrites; scores are packed middlegame /
- * endgame pairs in centipawns. */
+/* Every evaluation weight, by name.  The values the engine plays with are
+ * eval/weights.txt (weights.h), which the tuner rewrites; scores are packed
+ * middlegame / endgame pairs in centipawns. */
 #ifndef CHUHAN_EVAL_PARAMS_H
 #define CHUHAN_EVAL_PARAMS_H
 
@@ -43,7 +43,9 @@ typedef struct {
     Score tempo;
 } EvalParams;
 
-extern const EvalParams DefaultEvalParams;
+/* The engine's weights: eval/weights.txt, built in and read once by
+ * chuhan_init (weights_init); read-only afterwards. */
+extern EvalParams DefaultEvalParams;
 
 /* Number of Score slots in EvalParams, and access by slot (for the tuner). */
 #define EVAL_PARAM_SLOTS ((int)(sizeof(EvalParams) / sizeof(Score)))

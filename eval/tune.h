@@ -5,7 +5,9 @@
  * evaluation (evaluate_trace), so an epoch costs a few multiply-adds per
  * position; the work is split into a fixed number of chunks summed in a
  * fixed order, so the result does not depend on the thread count.
- * Everything is deterministic for a given seed and input. */
+ * Everything is deterministic for a given seed and input.  The data is
+ * tune_data.c, the fit tune_fit.c, the command tune_cli.c; the weights are
+ * read and written as text (weights.h). */
 #ifndef CHUHAN_EVAL_TUNE_H
 #define CHUHAN_EVAL_TUNE_H
 
@@ -13,6 +15,8 @@
 
 #include "engine/records/pgn.h"
 #include "params.h"
+
+#define TUNE_MAX_THREADS 64
 
 typedef struct {
     /* loading */
@@ -28,7 +32,7 @@ typedef struct {
     double k;             /* sigmoid scale; 0: fit it first (0) */
     bool symmetric;       /* tie each psqt point to its mirror image across the middle file (true) */
     bool fit_material;    /* tune piece_value too (true) */
-    int threads;          /* (1) */
+    int threads;          /* (1, at most TUNE_MAX_THREADS) */
     uint64_t seed;        /* (1) */
     int report_every;     /* progress line every this many epochs (25) */
     FILE *progress;       /* progress lines, or NULL */
@@ -52,6 +56,9 @@ typedef struct {
     size_t bytes;           /* memory held by the positions */
 } TuneDataStats;
 const TuneDataStats *tune_data_stats(const TuneData *d);
+/* The weights tuned (mg and eg counted apart), and into *used how many
+ * mg/eg pairs the positions touch. */
+int tune_data_weights(const TuneData *d, int *used);
 
 /* Mean squared error of params over the training (validation: the held-out)
  * positions with sigmoid scale k. */
@@ -62,12 +69,7 @@ double tune_fit_k(const TuneData *d, const EvalParams *params);
  * Returns the final training error. */
 double tune_fit(const TuneData *d, EvalParams *params, double k);
 
-/* Write params as the C source of eval/params.c (one psqt rank per line),
- * with comment (may be NULL or several lines) in the header. */
-bool tune_write_params(FILE *out, const EvalParams *params, const char *comment);
-/* Read a file in that format (the initialiser of DefaultEvalParams: fields
- * by name, S(mg, eg) values, [TYPE] designators in psqt, omitted values 0).
- * False with the reason (file, line) if it cannot be read. */
-bool tune_read_params(const char *path, EvalParams *params, char *err, size_t errlen);
+/* chuhan tune ...: the arguments after "tune"; the exit status. */
+int tune_cli(int argc, char **argv);
 
 #endif

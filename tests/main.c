@@ -38,7 +38,11 @@ int main(int argc, char **argv)
         for (size_t j = 0; j < k && n < sizeof all / sizeof all[0]; j++)
             all[n++] = t[j];
     }
-    chuhan_init();
+    char err[300];
+    if (!chuhan_init(err, sizeof err)) {
+        fprintf(stderr, "chuhan-tests: %s\n", err);
+        return 1;
+    }
     if (argc > 1)
         cmocka_set_test_filter(argv[1]); /* e.g. "test_perft*" */
     return _cmocka_run_group_tests("chuhan", all, n, NULL, NULL) ? 1 : 0;

@@ -1,5 +1,5 @@
 /* The tuner: the evaluation's linear trace reproduces evaluate() exactly,
- * the parameter file reads back as written (and eval/params.c as built),
+ * the weights file reads back as written (and eval/weights.txt as built),
  * and a short tuning run on a sample of the master games lowers the error,
  * the same way every time and for any thread count. */
 #include <stdio.h>
@@ -10,6 +10,7 @@
 #include "engine/records/pgn.h"
 #include "eval/eval.h"
 #include "eval/tune.h"
+#include "eval/weights.h"
 #include "tests.h"
 
 /* The value the trace says, by the evaluation's own integer arithmetic. */
@@ -67,52 +68,66 @@ static void test_tune_trace_matches_eval(void **state)
 
 static bool same_params(const EvalParams *a, const EvalParams *b) { return !memcmp(a, b, sizeof *a); }
 
-static void test_tune_params_file(void **state)
+/* Write p as the weights file, read it back. */
+static bool round_trip(const EvalParams *p, EvalParams *back, char *err, size_t errlen)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    assert_non_null(f);
+    assert_true(weights_write(f, p, "a test\nof two lines"));
+    assert_int_equal(fclose(f), 0);
+    bool ok = weights_parse(text, "test", back, err, errlen);
+    free(text);
+    return ok;
+}
+
+static void test_weights_file(void **state)
 {
     (void)state;
-    char path[] = "/tmp/chuhan-params-XXXXXX";
-    int fd = mkstemp(path);
-    assert_true(fd >= 0);
-    FILE *f = fdopen(fd, "w");
-    assert_non_null(f);
-    assert_true(tune_write_params(f, &DefaultEvalParams, "a test\nof two lines"));
-    assert_int_equal(fclose(f), 0);
-    static EvalParams back;
+    static EvalParams back, other;
     char err[256];
-    if (!tune_read_params(path, &back, err, sizeof err))
+    /* the engine's weights, and weights with every value its own (but the
+     * psqt of no piece, which the file leaves out), come back the same */
+    if (!round_trip(&DefaultEvalParams, &back, err, sizeof err))
         fail_msg("%s", err);
     assert_true(same_params(&back, &DefaultEvalParams));
-
-    /* every value counts: change one in the middle of the psqt */
-    static EvalParams other;
-    other = DefaultEvalParams;
-    other.psqt[HORSE][45] = S(-77, 33);
-    f = fopen(path, "w");
-    assert_true(tune_write_params(f, &other, NULL));
-    fclose(f);
-    assert_true(tune_read_params(path, &back, err, sizeof err));
+    for (int i = 0; i < EVAL_PARAM_SLOTS; i++)
+        *eval_param_slot(&other, i) = S(i % 2000 - 1000, 7 * i % 3001 - 1500);
+    memset(other.psqt[NO_PIECE_TYPE], 0, sizeof other.psqt[NO_PIECE_TYPE]);
+    if (!round_trip(&other, &back, err, sizeof err))
+        fail_msg("%s", err);
     assert_true(same_params(&back, &other));
 
-    /* broken files are refused with the line */
-    f = fopen(path, "w");
-    fputs("const EvalParams DefaultEvalParams = {\n    .tempo = S(1, 2),\n    .nonsense = S(1, 2),\n};\n", f);
-    fclose(f);
-    assert_false(tune_read_params(path, &back, err, sizeof err));
-    assert_non_null(strstr(err, ":3:"));
-    f = fopen(path, "w");
-    fputs("const EvalParams DefaultEvalParams = {\n    .tempo = S(1, ),\n};\n", f);
-    fclose(f);
-    assert_false(tune_read_params(path, &back, err, sizeof err));
-    unlink(path);
-
-    /* the source the engine was built from reads as the built-in weights */
-    char src[600];
-    snprintf(src, sizeof src, "%s/../../eval/params.c", test_data_path(""));
-    if (access(src, R_OK) == 0) {
-        if (!tune_read_params(src, &back, err, sizeof err))
-            fail_msg("%s", err);
-        assert_true(same_params(&back, &DefaultEvalParams));
+    /* broken files are refused with the line and the word */
+    static const struct {
+        const char *text, *why;
+    } BAD[] = {
+        {"tempo 1/2\nnonsense 1/2\n", "test:2: unknown weight 'nonsense'"},
+        {"# c\n\ntempo 1/\n", "test:3: not mg/eg"},
+        {"tempo 1/2 3/4\n", "a value too many for 'tempo'"},
+        {"tempo 1/2\ntempo 1/2\n", "test:2: a second time: 'tempo'"},
+        {"tempo 99999/0\n", "not mg/eg"},
+        {"hanging 1/1 2/2\ntempo 1/2\n", "test:1: 2 values where 8 belong to 'hanging'"},
+        {"tempo 1/2\n", "missing: 'piece_value'"},
+    };
+    for (size_t i = 0; i < sizeof BAD / sizeof BAD[0]; i++) {
+        err[0] = 0;
+        assert_false(weights_parse(BAD[i].text, "test", &back, err, sizeof err));
+        if (!strstr(err, BAD[i].why))
+            fail_msg("'%s': expected '%s', got '%s'", BAD[i].text, BAD[i].why, err);
     }
+
+    /* the file the engine was built from reads as the built-in weights, and
+     * the hand-set starting point of the tuning reads */
+    char path[600];
+    snprintf(path, sizeof path, "%s/../../eval/weights.txt", test_data_path(""));
+    if (!weights_read_file(path, &back, err, sizeof err))
+        fail_msg("%s", err);
+    assert_true(same_params(&back, &DefaultEvalParams));
+    if (!weights_read_file(test_data_path("handset-weights.txt"), &back, err, sizeof err))
+        fail_msg("%s", err);
+    assert_false(weights_read_file("/nonexistent/weights.txt", &back, err, sizeof err));
 }
 
 /* Tune a little on the first games, from material values alone; the
@@ -153,7 +168,7 @@ static void tune_sample(int threads, char *text, size_t textlen, double *e0, dou
     *v1 = tune_error(d, &p, k, true);
     FILE *f = fmemopen(text, textlen, "w");
     assert_non_null(f);
-    assert_true(tune_write_params(f, &p, "sample"));
+    assert_true(weights_write(f, &p, "sample"));
     fclose(f);
     tune_data_free(d);
 }
@@ -170,7 +185,7 @@ static void test_tune_sample(void **state)
     tune_sample(2, b, sizeof b, &f0, &f1, &w0, &w1);
     assert_true(e0 == f0 && e1 == f1 && v0 == w0 && v1 == w1);
     assert_string_equal(a, b);
-    assert_non_null(strstr(a, "const EvalParams DefaultEvalParams = {"));
+    assert_non_null(strstr(a, "\npsqt.horse\n"));
     assert_true(strcmp(a, "") != 0);
 }
 
@@ -178,7 +193,7 @@ const struct CMUnitTest *tune_tests(size_t *count)
 {
     static const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_tune_trace_matches_eval),
-        cmocka_unit_test(test_tune_params_file),
+        cmocka_unit_test(test_weights_file),
         cmocka_unit_test(test_tune_sample),
     };
     *count = sizeof tests / sizeof tests[0];

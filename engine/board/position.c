@@ -21,6 +21,9 @@ static const char *const TYPE_NAMES[PIECE_TYPE_NB] = {"", "pawn", "advisor", "el
                                                       "cannon", "rook", "king"};
 static const char *const COLOR_NAMES[COLOR_NB] = {"red", "black"};
 
+const char *piece_type_name(int pt) { return pt > 0 && pt < PIECE_TYPE_NB ? TYPE_NAMES[pt] : "?"; }
+const char *color_name(int c) { return c == RED || c == BLACK ? COLOR_NAMES[c] : "?"; }
+
 void zobrist_init(void)
 {
     /* From a fixed seed: the keys must never change, the opening book is

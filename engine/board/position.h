@@ -95,6 +95,9 @@ static inline int pos_game_ply(const Position *pos) { return pos->fen_ply + pos-
 
 /* FEN letter of a piece: Red upper case, N for horse and B for elephant. */
 char piece_char(int pc);
+/* Names for messages: "horse", "red". */
+const char *piece_type_name(int pt);
+const char *color_name(int c);
 
 /* UCI text of a move (ranks 0-9, or 1-10 when rank1), at least 6 bytes. */
 void move_str(Move m, char *out, bool rank1);

@@ -8,13 +8,13 @@
  *            a tag line repeating a tag name, starts the next record.  This
  *            is safe on GBK and Big5 bytes: '\n' and '[' at a line start are
  *            never part of a double-byte character;
- *   text     the record decoded to UTF-8 (iconv), its encoding detected;
+ *   text     the record decoded to UTF-8 (iconv), its encoding detected
+ *            (pgn_encoding.c);
  *   games    tags and move tokens parsed from the UTF-8 text. */
 #include "pgn.h"
 
 #include <ctype.h>
 #include <errno.h>
-#include <iconv.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zstd.h>
@@ -23,6 +23,7 @@
 
 #include "engine/board/movegen.h"
 #include "notation.h"
+#include "pgn_private.h"
 
 #define IN_CHUNK ((size_t)1 << 17)
 #define MAX_RECORD ((size_t)64 << 20)
@@ -30,12 +31,7 @@
 
 /* ---- growable byte buffers ---- */
 
-typedef struct {
-    char *p;
-    size_t len, cap;
-} Buf;
-
-static bool buf_reserve(Buf *b, size_t extra)
+bool buf_reserve(Buf *b, size_t extra)
 {
     if (b->cap - b->len > extra)
         return true;
@@ -50,7 +46,7 @@ static bool buf_reserve(Buf *b, size_t extra)
     return true;
 }
 
-static bool buf_add(Buf *b, const void *data, size_t n)
+bool buf_add(Buf *b, const void *data, size_t n)
 {
     if (!buf_reserve(b, n))
         return false;
@@ -60,7 +56,7 @@ static bool buf_add(Buf *b, const void *data, size_t n)
     return true;
 }
 
-static void buf_free(Buf *b)
+void buf_free(Buf *b)
 {
     free(b->p);
     b->p = NULL;
@@ -71,8 +67,6 @@ static void buf_free(Buf *b)
 #define failf(...) (err_set(__VA_ARGS__), -1)
 
 /* ---- the reader ---- */
-
-#define ICONV_ALTS 3
 
 typedef struct {
     size_t name, value;
@@ -102,11 +96,9 @@ struct PgnReader {
     Buf text;
     size_t text_pos;
     long text_line;
-    PgnEncoding forced, sticky, rec_enc;
+    PgnDecoder dec;
+    PgnEncoding rec_enc;
     int rec_bad;
-    iconv_t cd[PGN_ENC_NB][ICONV_ALTS];
-    bool cd_tried[PGN_ENC_NB][ICONV_ALTS];
-    Buf scratch;
     /* the current game */
     Buf arena;
     TagOff *tagoff;
@@ -122,11 +114,6 @@ struct PgnReader {
     char failure[256];
 };
 
-static const char *const ICONV_NAMES[PGN_ENC_NB][ICONV_ALTS] = {
-    [PGN_ENC_GBK] = {"GB18030", "GBK", NULL},
-    [PGN_ENC_BIG5] = {"BIG5", "CP950", "BIG5-HKSCS"},
-};
-
 static PgnReader *reader_new(PgnEncoding enc, char *err, size_t errlen)
 {
     if ((int)enc < 0 || enc >= PGN_ENC_NB) {
@@ -138,11 +125,7 @@ static PgnReader *reader_new(PgnEncoding enc, char *err, size_t errlen)
         err_set(err, errlen, "out of memory");
         return NULL;
     }
-    r->forced = enc;
-    r->sticky = PGN_ENC_AUTO;
-    for (int e = 0; e < PGN_ENC_NB; e++)
-        for (int k = 0; k < ICONV_ALTS; k++)
-            r->cd[e][k] = (iconv_t)-1;
+    pgn_decoder_init(&r->dec, enc);
     return r;
 }
 
@@ -234,15 +217,11 @@ void pgn_close(PgnReader *r)
         fclose(r->file);
     free(r->in_buf);
     ZSTD_freeDStream(r->zds);
-    for (int e = 0; e < PGN_ENC_NB; e++)
-        for (int k = 0; k < ICONV_ALTS; k++)
-            if (r->cd[e][k] != (iconv_t)-1)
-                iconv_close(r->cd[e][k]);
+    pgn_decoder_free(&r->dec);
     buf_free(&r->data);
     buf_free(&r->rec);
     buf_free(&r->carry);
     buf_free(&r->text);
-    buf_free(&r->scratch);
     buf_free(&r->arena);
     free(r->tagoff);
     free(r->tags);
@@ -362,8 +341,7 @@ static size_t skip_blank(const char *s, size_t n, size_t i)
     }
 }
 
-/* The tag name of a tag line ("[Name ..."), or length 0 if not a tag line. */
-static bool tag_line(const char *s, size_t n, const char **name, size_t *namelen)
+bool pgn_tag_line(const char *s, size_t n, const char **name, size_t *namelen)
 {
     size_t i = skip_blank(s, n, 0);
     if (i >= n || s[i] != '[')
@@ -408,7 +386,7 @@ static int read_record(PgnReader *r, char *err, size_t errlen)
         }
         const char *name;
         size_t nlen;
-        bool tag = tag_line(line, len, &name, &nlen);
+        bool tag = pgn_tag_line(line, len, &name, &nlen);
         if (tag) {
             bool repeat = false;
             for (int i = 0; i < nnames && !repeat; i++)
@@ -441,261 +419,15 @@ static int read_record(PgnReader *r, char *err, size_t errlen)
     return any;
 }
 
-/* ---- UTF-8 and encodings ---- */
+/* ---- text ---- */
 
-/* Length of the valid UTF-8 sequence at s, or 0 if it is not one. */
-static size_t utf8_seq(const unsigned char *s, size_t n)
-{
-    unsigned c = s[0];
-    if (c < 0x80)
-        return 1;
-    size_t len;
-    unsigned min;
-    if (c >= 0xC2 && c <= 0xDF)
-        len = 2, min = 0x80;
-    else if (c >= 0xE0 && c <= 0xEF)
-        len = 3, min = 0x800;
-    else if (c >= 0xF0 && c <= 0xF4)
-        len = 4, min = 0x10000;
-    else
-        return 0;
-    if (len > n)
-        return 0;
-    unsigned cp = c & (0x7F >> len);
-    for (size_t i = 1; i < len; i++) {
-        if ((s[i] & 0xC0) != 0x80)
-            return 0;
-        cp = cp << 6 | (s[i] & 0x3F);
-    }
-    if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
-        return 0;
-    return len;
-}
-
-static bool utf8_valid(const char *s, size_t n)
-{
-    const unsigned char *u = (const unsigned char *)s;
-    for (size_t i = 0; i < n;) {
-        if (u[i] < 0x80) {
-            i++;
-            continue;
-        }
-        size_t k = utf8_seq(u + i, n - i);
-        if (!k)
-            return false;
-        i += k;
-    }
-    return true;
-}
-
-static bool utf8_lossy(const char *s, size_t n, Buf *out)
-{
-    const unsigned char *u = (const unsigned char *)s;
-    for (size_t i = 0; i < n;) {
-        size_t k = utf8_seq(u + i, n - i);
-        if (!buf_add(out, k ? s + i : "\xEF\xBF\xBD", k ? k : 3))
-            return false;
-        i += k ? k : 1;
-    }
-    return true;
-}
-
-static iconv_t get_cd(PgnReader *r, PgnEncoding enc, int k)
-{
-    if (enc <= PGN_ENC_UTF8 || enc >= PGN_ENC_NB || !ICONV_NAMES[enc][k])
-        return (iconv_t)-1;
-    if (!r->cd_tried[enc][k]) {
-        r->cd_tried[enc][k] = true;
-        r->cd[enc][k] = iconv_open("UTF-8", ICONV_NAMES[enc][k]);
-    }
-    return r->cd[enc][k];
-}
-
-/* Convert with cd, appending to out.  0 done, 1 the input is not in this
- * encoding (out left as it was), -1 out of memory.  With lossy, bad bytes
- * become U+FFFD instead. */
-static int convert(iconv_t cd, const char *s, size_t n, Buf *out, bool lossy)
-{
-    size_t start = out->len;
-    char *in = (char *)s;
-    size_t left = n;
-    iconv(cd, NULL, NULL, NULL, NULL);
-    while (left > 0) {
-        if (!buf_reserve(out, left * 2 + 16))
-            return -1;
-        char *o = out->p + out->len;
-        size_t room = out->cap - out->len - 1;
-        size_t rc = iconv(cd, &in, &left, &o, &room);
-        out->len = (size_t)(o - out->p);
-        if (rc != (size_t)-1)
-            continue;
-        if (errno == E2BIG)
-            continue;
-        if (!lossy) {
-            out->len = start;
-            out->p[out->len] = 0;
-            return 1;
-        }
-        if (!buf_add(out, "\xEF\xBF\xBD", 3))
-            return -1;
-        in++, left--;
-        iconv(cd, NULL, NULL, NULL, NULL);
-    }
-    out->p[out->len] = 0;
-    return 0;
-}
-
-/* Decode one line in enc (trying its alternative tables); 0, 1 not this
- * encoding, -1 out of memory. */
-static int decode_as(PgnReader *r, PgnEncoding enc, const char *s, size_t n, Buf *out)
-{
-    if (enc == PGN_ENC_UTF8) {
-        if (!utf8_valid(s, n))
-            return 1;
-        return buf_add(out, s, n) ? 0 : -1;
-    }
-    for (int k = 0; k < ICONV_ALTS; k++) {
-        iconv_t cd = get_cd(r, enc, k);
-        if (cd == (iconv_t)-1)
-            continue;
-        int rc = convert(cd, s, n, out, false);
-        if (rc <= 0)
-            return rc;
-    }
-    return 1;
-}
-
-/* Code points that make up Chinese move notation (both character sets). */
-static bool notation_char(unsigned cp)
-{
-    switch (cp) {
-    case 0x8ECA: case 0x8F66: case 0x99AC: case 0x9A6C: case 0x70AE: case 0x7832: /* 車车馬马炮砲 */
-    case 0x76F8: case 0x8C61: case 0x4ED5: case 0x58EB: case 0x5E25: case 0x5E05: /* 相象仕士帥帅 */
-    case 0x5C07: case 0x5C06: case 0x5175: case 0x5352: case 0x9032: case 0x8FDB: /* 將将兵卒進进 */
-    case 0x9000: case 0x5E73: /* 退平 */
-        return true;
-    default:
-        return false;
-    }
-}
-
-/* Count non-ASCII code points and notation characters in UTF-8 text. */
-static void count_chars(const char *s, size_t n, long *wide, long *notation)
-{
-    const unsigned char *u = (const unsigned char *)s;
-    for (size_t i = 0; i < n;) {
-        if (u[i] < 0x80) {
-            i++;
-            continue;
-        }
-        size_t k = utf8_seq(u + i, n - i);
-        if (!k) {
-            i++;
-            continue;
-        }
-        (*wide)++;
-        if (k == 3 && notation_char((unsigned)(u[i] & 0x0F) << 12 | (unsigned)(u[i + 1] & 0x3F) << 6 |
-                                    (u[i + 2] & 0x3F)))
-            (*notation)++;
-        i += k;
-    }
-}
-
-static bool has_high_bytes(const char *s, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        if ((unsigned char)s[i] >= 0x80)
-            return true;
-    return false;
-}
-
-/* How well does enc read the record's move text?  Lines that fail cost
- * much; Chinese notation characters score.  *clean: no line failed and most
- * wide characters were notation.  -1 out of memory in *oom. */
-static long score_encoding(PgnReader *r, PgnEncoding enc, bool *clean, bool *oom)
-{
-    long score = 0, failed = 0, wide = 0, notation = 0;
-    const char *s = r->rec.p, *end = s + r->rec.len;
-    while (s < end) {
-        const char *nl = memchr(s, '\n', (size_t)(end - s));
-        size_t n = (size_t)(nl - s);
-        const char *name;
-        size_t nlen;
-        bool tag = tag_line(s, n, &name, &nlen);
-        if (has_high_bytes(s, n)) {
-            r->scratch.len = 0;
-            int rc = decode_as(r, enc, s, n, &r->scratch);
-            if (rc < 0) {
-                *oom = true;
-                return 0;
-            }
-            if (rc > 0)
-                failed++;
-            else if (!tag)
-                count_chars(r->scratch.p, r->scratch.len, &wide, &notation);
-        }
-        s = nl + 1;
-    }
-    *clean = failed == 0 && notation > 0 && notation * 2 >= wide;
-    score = notation * 4 - failed * 100;
-    return score;
-}
-
-/* Decide the record's encoding (AUTO). */
-static PgnEncoding detect(PgnReader *r, bool *oom)
-{
-    if (utf8_valid(r->rec.p, r->rec.len))
-        return PGN_ENC_UTF8;
-    bool clean = false;
-    if (r->sticky == PGN_ENC_GBK || r->sticky == PGN_ENC_BIG5) {
-        score_encoding(r, r->sticky, &clean, oom);
-        if (clean || *oom)
-            return r->sticky;
-    }
-    long gbk = score_encoding(r, PGN_ENC_GBK, &clean, oom);
-    long big5 = score_encoding(r, PGN_ENC_BIG5, &clean, oom);
-    if (big5 > gbk)
-        return PGN_ENC_BIG5;
-    if (gbk > big5)
-        return PGN_ENC_GBK;
-    return r->sticky == PGN_ENC_BIG5 ? PGN_ENC_BIG5 : PGN_ENC_GBK;
-}
-
-/* Decode r->rec into r->text, line by line. */
+/* Decode r->rec into r->text (pgn_encoding.c). */
 static int decode_record(PgnReader *r, char *err, size_t errlen)
 {
-    bool oom = false;
-    PgnEncoding enc = r->forced != PGN_ENC_AUTO ? r->forced : detect(r, &oom);
-    if (oom)
-        return failf(err, errlen, "out of memory");
-    if (r->forced == PGN_ENC_AUTO && enc != PGN_ENC_UTF8)
-        r->sticky = enc;
-    r->rec_enc = enc;
-    r->rec_bad = 0;
-    r->text.len = 0;
     r->text_pos = 0;
     r->text_line = r->rec_line;
-    if (!buf_reserve(&r->text, r->rec.len + 1))
+    if (!pgn_decode_record(&r->dec, &r->rec, &r->text, &r->rec_enc, &r->rec_bad))
         return failf(err, errlen, "out of memory");
-    r->text.p[0] = 0;
-    const char *s = r->rec.p, *end = s + r->rec.len;
-    while (s < end) {
-        const char *nl = memchr(s, '\n', (size_t)(end - s));
-        size_t n = (size_t)(nl - s);
-        int rc = has_high_bytes(s, n) ? decode_as(r, enc, s, n, &r->text) : (buf_add(&r->text, s, n) ? 0 : -1);
-        if (rc > 0) /* not in the record's encoding: another one, or U+FFFD */
-            r->rec_bad++;
-        for (int alt = PGN_ENC_UTF8; rc > 0 && alt < PGN_ENC_NB; alt++)
-            if (alt != (int)enc)
-                rc = decode_as(r, (PgnEncoding)alt, s, n, &r->text);
-        if (rc > 0) {
-            iconv_t cd = get_cd(r, enc, 0);
-            rc = cd == (iconv_t)-1 ? (utf8_lossy(s, n, &r->text) ? 0 : -1) : convert(cd, s, n, &r->text, true);
-        }
-        if (rc < 0 || !buf_add(&r->text, "\n", 1))
-            return failf(err, errlen, "out of memory");
-        s = nl + 1;
-    }
     return 0;
 }
 
@@ -899,7 +631,7 @@ static void add_moves(PgnReader *r, const char *t, size_t n, bool *oom)
         size_t cps = 0, bounds[64];
         bool wide = true;
         for (size_t i = 0; i < n && wide;) {
-            size_t k = utf8_seq((const unsigned char *)t + i, n - i);
+            size_t k = pgn_utf8_seq((const unsigned char *)t + i, n - i);
             if (!k || k == 1) {
                 wide = false;
                 break;
@@ -953,7 +685,7 @@ static int parse_game(PgnReader *r)
         if (c == '[') {
             const char *name;
             size_t nlen;
-            tag_line(s + i, n - i, &name, &nlen);
+            pgn_tag_line(s + i, n - i, &name, &nlen);
             if (moves || (any && has_tag(r, name, nlen)))
                 break; /* the next game's tags */
             i = parse_tag(r, s, n, i, &oom);

@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/cli.h"
 #include "notation.h"
 #include "pgn.h"
 
@@ -64,7 +63,7 @@ static bool write_record(FILE *out, const PgnGame *g, Position *pos, const Move 
     return true;
 }
 
-int cli_pgn(int argc, char **argv)
+int pgn_cli(int argc, char **argv)
 {
     if (argc < 1)
         return usage();

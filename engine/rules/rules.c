@@ -22,14 +22,10 @@
 #include "engine/board/movegen.h"
 
 #define MAX_CYCLE 512     /* longer cycles are not analysed (ruled a draw) */
-#define STACK_NEED 48     /* free states the analysis may push */
 #define SEE_MAX_DEPTH 12  /* captures on one point followed at most */
 #define MATE_GAIN 10000   /* a capture that mates outweighs any material */
 
 static const char *const RULE_NAMES[RULE_NB] = {"cxa", "axf", "draw"};
-static const char *const COLOR_NAMES[COLOR_NB] = {"red", "black"};
-static const char *const TYPE_NAMES[PIECE_TYPE_NB] = {"", "pawn", "advisor", "elephant", "horse",
-                                                      "cannon", "rook", "king"};
 
 const char *rules_name(int rule) { return rule >= 0 && rule < RULE_NB ? RULE_NAMES[rule] : "?"; }
 
@@ -488,7 +484,7 @@ RulesMoveKind rules_classify_last(Position *pos, int rule, Bitboard *chased)
         return RULES_IDLE;
     Move m = pos_state(pos)->move;
     bool check = pos_in_check(pos);
-    if (m == MOVE_NONE || m == MOVE_NULL || rule == RULE_DRAW || pos_room(pos) < STACK_NEED)
+    if (m == MOVE_NONE || m == MOVE_NULL || rule == RULE_DRAW || pos_room(pos) < RULES_STACK_NEED)
         return check ? RULES_CHECK : RULES_IDLE;
     if (king_left_check(pos))
         return check ? RULES_CHECK : RULES_IDLE;
@@ -537,7 +533,7 @@ static Verdict judge_cycle(Position *pos, int prev, int rule, RulesCycle *out)
     int top = pos->top, n = top - prev, stm = pos->side;
     int moves[COLOR_NB] = {0, 0}, checks[COLOR_NB] = {0, 0};
     bool bad = rule < 0 || rule >= RULE_NB || rule == RULE_DRAW || prev < 0 || n < 2 || (n & 1)
-            || n > MAX_CYCLE || pos_room(pos) < STACK_NEED;
+            || n > MAX_CYCLE || pos_room(pos) < RULES_STACK_NEED;
     for (int j = prev + 1; !bad && j <= top; j++) {
         Move m = pos->st[j].move;
         if (m == MOVE_NONE || m == MOVE_NULL || pos->st[j].captured)
@@ -640,7 +636,7 @@ static void name_pieces(const Position *pos, Bitboard b, char *out, size_t len)
         int s = pop_lsb(&b);
         const char *sep = i == 0 ? "" : i == n - 1 ? " and " : ", ";
         int k = snprintf(out + used, len - used, "%sthe %c-file %s", sep, 'a' + sq_file(s),
-                         TYPE_NAMES[piece_type(pos->board[s])]);
+                         piece_type_name(piece_type(pos->board[s])));
         if (k < 0)
             break;
         used += (size_t)k;
@@ -653,7 +649,7 @@ static void describe_side(const Position *pos, const RulesCycle *cyc, int c, cha
 {
     char pieces[160];
     name_pieces(pos, cyc->chased[c], pieces, sizeof pieces);
-    const char *who = COLOR_NAMES[c];
+    const char *who = color_name(c);
     if (cyc->kind[c] == RULES_PERPETUAL_CHECK) {
         snprintf(out, len, "%s perpetual check", who);
         return;
@@ -732,9 +728,9 @@ Verdict rules_judge_at(Position *pos, int rule, int sixty_move_limit, int min_re
         reason[0] = 0;
     if (count_legal(pos) == 0) {
         if (st->checkers)
-            say(reason, reason_len, "checkmate: %s is mated%s", COLOR_NAMES[stm], "");
+            say(reason, reason_len, "checkmate: %s is mated%s", color_name(stm), "");
         else
-            say(reason, reason_len, "stalemate: %s has no legal move%s", COLOR_NAMES[stm], "");
+            say(reason, reason_len, "stalemate: %s has no legal move%s", color_name(stm), "");
         return VERDICT_LOSS;
     }
     if (min_repeats < 2)
@@ -784,63 +780,4 @@ Verdict rules_judge_at(Position *pos, int rule, int sixty_move_limit, int min_re
     }
     say(reason, reason_len, "no rule ends the game%s%s", "", "");
     return VERDICT_NONE;
-}
-
-/* ---- replaying a game ---- */
-
-/* Why the text is not a legal move here. */
-static void explain_illegal(const Position *pos, const char *text, char *err, size_t len)
-{
-    int n = 0;
-    int from = parse_square(text, false, &n);
-    int to = from >= 0 ? parse_square(text + n, false, &n) : -1;
-    if (from < 0 || to < 0 || text[n]) {
-        snprintf(err, len, "not a move in UCI form like h2e2 (files a-i, ranks 0-9)");
-        return;
-    }
-    int pc = pos->board[from];
-    if (!pc) {
-        snprintf(err, len, "there is no piece on %.2s", text);
-        return;
-    }
-    if (piece_color(pc) != pos->side) {
-        snprintf(err, len, "the %s on %.2s is %s's, but %s is to move", TYPE_NAMES[piece_type(pc)], text,
-                 COLOR_NAMES[piece_color(pc)], COLOR_NAMES[pos->side]);
-        return;
-    }
-    Move m = make_move(from, to);
-    if (!pos_pseudo_legal(pos, m)) {
-        snprintf(err, len, "the %s on %.2s cannot move to %s", TYPE_NAMES[piece_type(pc)], text, text + 2);
-        return;
-    }
-    snprintf(err, len, "it would leave %s's king in check or facing the other king", COLOR_NAMES[pos->side]);
-}
-
-int rules_judge_game(Position *pos, const char *fen, char *const *moves, int nmoves, int rule,
-                     int sixty_move_limit, int min_repeats, Verdict *verdict, char *reason,
-                     size_t reason_len, char *err, size_t err_len)
-{
-    char why[200];
-    if (!fen || !strcmp(fen, "startpos"))
-        fen = START_FEN;
-    if (!pos_set_fen(pos, fen, why, sizeof why)) {
-        snprintf(err, err_len, "bad FEN: %s", why);
-        return -1;
-    }
-    for (int i = 0; i < nmoves; i++) {
-        if (pos_room(pos) <= STACK_NEED + MAX_PLY) {
-            snprintf(err, err_len, "too many moves (at most %d)", i);
-            return -1;
-        }
-        Move m = parse_move(pos, moves[i], false);
-        if (m == MOVE_NONE) {
-            explain_illegal(pos, moves[i], why, sizeof why);
-            snprintf(err, err_len, "illegal move %d '%s' (%s to move): %s", i + 1, moves[i],
-                     COLOR_NAMES[pos->side], why);
-            return -1;
-        }
-        pos_do_move(pos, m);
-    }
-    *verdict = rules_judge_at(pos, rule, sixty_move_limit, min_repeats, reason, reason_len);
-    return 0;
 }

@@ -20,6 +20,10 @@
  * RULE_DRAW: every repetition is a draw. */
 enum { RULE_CXA, RULE_AXF, RULE_DRAW, RULE_NB };
 
+/* Free states of the position's stack that a ruling may push (with fewer,
+ * a cycle is ruled a draw and a move idle). */
+#define RULES_STACK_NEED 48
+
 /* A result for the side to move. */
 typedef enum { VERDICT_NONE, VERDICT_DRAW, VERDICT_WIN, VERDICT_LOSS } Verdict;
 
@@ -83,12 +87,16 @@ Verdict rules_judge_at(Position *pos, int rule, int sixty_move_limit, int min_re
 /* Set pos from fen (or "startpos"), play the moves (UCI text, ranks 0-9) and
  * judge with rules_judge_at.  Returns 0 and sets *verdict and reason, or -1
  * with a one-line message in err: a bad FEN, or the first move that is
- * malformed or illegal (which one and why).  This is `chuhan judge`. */
+ * malformed or illegal (which one and why).  This is `chuhan judge`
+ * (judge.c). */
 int rules_judge_game(Position *pos, const char *fen, char *const *moves, int nmoves, int rule,
                      int sixty_move_limit, int min_repeats, Verdict *verdict, char *reason,
                      size_t reason_len, char *err, size_t err_len);
 
 /* "win", "loss", "draw" or "none". */
 const char *rules_verdict_name(Verdict v);
+
+/* chuhan judge ... (judge.c): the arguments after "judge"; the exit status. */
+int rules_judge_cli(int argc, char **argv);
 
 #endif

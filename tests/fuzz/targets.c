@@ -624,7 +624,11 @@ extern const unsigned char chuhan_default_book_start[]; /* book/default_book.c *
 
 void fuzz_init(void)
 {
-    chuhan_init();
+    char err[300];
+    if (!chuhan_init(err, sizeof err)) {
+        fprintf(stderr, "fuzz: %s\n", err);
+        abort();
+    }
     /* the checksum above must be the format's: true of the built-in book */
     if (book_checksum(chuhan_default_book_start, 56) != rd64le(chuhan_default_book_start + 56)) {
         fprintf(stderr, "fuzz: book_checksum does not match the book format any more (book/book.c)\n");

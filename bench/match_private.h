@@ -1,0 +1,90 @@
+/* Private to the match runner: what its files share.  match.c runs the
+ * match (workers, results, summary); match_args.c reads the arguments;
+ * match_openings.c the openings; match_game.c plays one game; match_pgn.c
+ * writes its record. */
+#ifndef CHUHAN_MATCH_PRIVATE_H
+#define CHUHAN_MATCH_PRIVATE_H
+
+#include <pthread.h>
+
+#include "book/book.h"
+#include "match.h"
+
+/* A growing text buffer; out of memory makes it stop growing (oom). */
+typedef struct {
+    char *s;
+    size_t len, cap;
+    bool oom;
+} Text;
+
+void match_text_add(Text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void match_text_clear(Text *t);
+
+typedef struct {
+    char fen[FEN_MAX]; /* "" for the start position */
+    int nmoves;
+    Move *moves;
+} Opening;
+
+typedef struct {
+    long index;      /* game number from 0 */
+    int red, black;  /* engine indices */
+    GameResult result;
+    Termination term;
+    char reason[384];
+    Text pgn;
+} GameRecord;
+
+typedef struct Match {
+    const MatchConfig *cfg;
+    Opening *openings;
+    int nopenings;
+    int *order; /* opening order (a permutation with --openings-random) */
+    Book *book;
+    int npairs;
+    int pairs[MATCH_MAX_ENGINES * (MATCH_MAX_ENGINES - 1) / 2][2];
+    long total;
+    char date[16];
+    char tc_text[MATCH_MAX_ENGINES][96];
+
+    pthread_mutex_t lock; /* guards everything below */
+    long next;
+    bool stop;
+    MatchResult *res;
+    FILE *pgn;
+    char **pending; /* finished PGN records not yet written, by game index */
+    long next_write;
+    bool pgn_error;
+    int64_t t0;
+} Match;
+
+typedef struct {
+    Match *m;
+    MatchEngine *eng[MATCH_MAX_ENGINES]; /* this worker's own processes, started when first needed */
+    Referee *ref;
+    Text moves; /* UCI moves so far, for the position command */
+    pthread_t thread;
+    bool started;
+} Worker;
+
+/* The usage on standard error; 2. */
+int match_usage(void);
+
+bool match_load_openings(const char *path, Opening **out, int *count, char *err, size_t errlen);
+/* The opening of game g: from the file, then plies of the book (a
+ * generator of its own per opening); its moves in buf. */
+void match_game_opening(const Match *m, long g, Opening *o, Move *buf, int bufmax);
+
+/* Play game g; fills rec, its PGN record included. */
+void match_play_game(Worker *w, long g, GameRecord *rec);
+
+/* "1-0", "0-1", "1/2-1/2" or "*", into out (8 bytes). */
+void match_result_text(GameResult r, char *out);
+/* A PGN comment's text: braces made parentheses. */
+void match_comment_text(char *out, size_t len, const char *s);
+/* The record of a finished game (rec's result, termination and reason)
+ * into rec->pgn: tags (FEN when start_fen is not NULL), then the move text
+ * wrapped at 80 columns. */
+void match_game_pgn(const Match *m, GameRecord *rec, const char *start_fen, int nplies, const char *moves);
+
+#endif

@@ -1,0 +1,201 @@
+/* chuhan tune: load the records, fit, write the weights file. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "engine/util/clock.h"
+#include "engine/util/num.h"
+#include "tune.h"
+#include "weights.h"
+
+static double seconds_since(int64_t t0_us) { return (double)(now_us() - t0_us) * 1e-6; }
+
+static int tune_usage(void)
+{
+    fprintf(stderr,
+            "usage: chuhan tune [options] FILE...   fit the evaluation weights to the results of PGN records\n"
+            "  -o FILE            write the weights here (default eval/weights.txt; '-' standard output)\n"
+            "  --from FILE        start from the weights of this file (default: the ones built in)\n"
+            "  --epochs N         Adam steps over all positions (default 400)\n"
+            "  --lr X             step size in centipawns (default 1.0)\n"
+            "  --lambda X         L2 pull towards the starting weights (default 0)\n"
+            "  --k X              sigmoid scale (default: fitted first)\n"
+            "  --skip-plies N     skip the first N plies of each game, the book phase (default 16)\n"
+            "  --keep X           keep this fraction of the quiet positions (default 1)\n"
+            "  --max-positions N  stop loading after N positions (default: no limit)\n"
+            "  --validation X     fraction of the games held out to measure the error (default 0.1)\n"
+            "  --no-symmetry      tune the psqt points and their mirror images apart\n"
+            "  --no-material      keep piece_value as it is\n"
+            "  --threads N        (default 1; the result does not depend on it)\n"
+            "  --report-every N   a progress line every N epochs (default 25)\n"
+            "  --seed N           (default 1)\n"
+            "  --encoding E       of the records (default auto)\n");
+    return 2;
+}
+
+int tune_cli(int argc, char **argv)
+{
+    TuneOptions opt;
+    tune_options_default(&opt);
+    opt.progress = stderr;
+    const char *out_path = "eval/weights.txt", *from = NULL;
+    const char *files[256];
+    int nfiles = 0;
+    char cmdline[1024] = "chuhan tune";
+    for (int i = 0; i < argc; i++) {
+        size_t used = strlen(cmdline);
+        snprintf(cmdline + used, sizeof cmdline - used, " %s", argv[i]);
+    }
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        double v;
+        long n;
+        if (a[0] != '-' || !strcmp(a, "-")) {
+            if (nfiles == 256) {
+                fprintf(stderr, "tune: at most 256 files\n");
+                return 2;
+            }
+            files[nfiles++] = a;
+            continue;
+        }
+        if (!strcmp(a, "--help") || !strcmp(a, "-h"))
+            return tune_usage();
+        if (!strcmp(a, "--no-symmetry")) {
+            opt.symmetric = false;
+            continue;
+        }
+        if (!strcmp(a, "--no-material")) {
+            opt.fit_material = false;
+            continue;
+        }
+        if (i + 1 >= argc) {
+            fprintf(stderr, "tune: %s needs a value\n", a);
+            return 2;
+        }
+        const char *val = argv[++i];
+        bool ok = true;
+        if (!strcmp(a, "-o"))
+            out_path = val;
+        else if (!strcmp(a, "--from"))
+            from = val;
+        else if (!strcmp(a, "--epochs") && (ok = num_parse(val, 0, 10000000, &n)))
+            opt.epochs = (int)n;
+        else if (!strcmp(a, "--lr") && (ok = num_parse_double(val, 1e-6, 1e4, &v)))
+            opt.lr = v;
+        else if (!strcmp(a, "--lambda") && (ok = num_parse_double(val, 0, 1e6, &v)))
+            opt.lambda = v;
+        else if (!strcmp(a, "--k") && (ok = num_parse_double(val, 1e-6, 10, &v)))
+            opt.k = v;
+        else if (!strcmp(a, "--skip-plies") && (ok = num_parse(val, 0, MAX_GAME_PLY, &n)))
+            opt.skip_plies = (int)n;
+        else if (!strcmp(a, "--keep") && (ok = num_parse_double(val, 1e-9, 1, &v)))
+            opt.keep = v;
+        else if (!strcmp(a, "--max-positions"))
+            ok = num_parse(val, 0, 4000000000L, &opt.max_positions);
+        else if (!strcmp(a, "--validation") && (ok = num_parse_double(val, 0, 0.9, &v)))
+            opt.validation = v;
+        else if (!strcmp(a, "--report-every") && (ok = num_parse(val, 1, 10000000, &n)))
+            opt.report_every = (int)n;
+        else if (!strcmp(a, "--threads") && (ok = num_parse(val, 1, TUNE_MAX_THREADS, &n)))
+            opt.threads = (int)n;
+        else if (!strcmp(a, "--seed"))
+            ok = num_parse_u64(val, &opt.seed);
+        else if (!strcmp(a, "--encoding"))
+            ok = pgn_parse_encoding(val, &opt.encoding);
+        else if (ok) {
+            fprintf(stderr, "tune: unknown option %s\n", a);
+            return tune_usage();
+        }
+        if (!ok) {
+            fprintf(stderr, "tune: bad value '%s' for %s\n", val, a);
+            return 2;
+        }
+    }
+    if (nfiles == 0)
+        return tune_usage();
+
+    char err[512];
+    EvalParams params = DefaultEvalParams;
+    if (from && !weights_read_file(from, &params, err, sizeof err)) {
+        fprintf(stderr, "tune: %s\n", err);
+        return 1;
+    }
+    int64_t t0 = now_us();
+    TuneData *d = tune_data_new(&opt);
+    if (!d) {
+        fprintf(stderr, "tune: out of memory\n");
+        return 1;
+    }
+    int status = 1;
+    for (int i = 0; i < nfiles; i++)
+        if (!tune_data_add_file(d, files[i], err, sizeof err)) {
+            fprintf(stderr, "tune: %s\n", err);
+            goto out;
+        }
+    const TuneDataStats *st = tune_data_stats(d);
+    int used, weights = tune_data_weights(d, &used);
+    fprintf(stderr,
+            "tune: %ld games (%ld rejected, %ld without a result); %ld positions seen, %ld in the book phase, "
+            "%ld not quiet, %ld left out by sampling\n"
+            "tune: %ld training and %ld validation positions, %d weights (%d mg/eg pairs in use), %.1f MB, loaded in "
+            "%.1f s\n",
+            st->games, st->games_rejected, st->games_no_result, st->positions_seen, st->skipped_book,
+            st->skipped_noisy, st->skipped_sampling, st->train, st->validation, weights, used,
+            (double)st->bytes / 1e6, seconds_since(t0));
+    if (st->train == 0) {
+        fprintf(stderr, "tune: no positions to tune on\n");
+        goto out;
+    }
+    double k = opt.k > 0 ? opt.k : tune_fit_k(d, &params);
+    double e0 = tune_error(d, &params, k, false), v0 = tune_error(d, &params, k, true);
+    fprintf(stderr, "tune: K = %.6f%s; start: training error %.6f, validation error %.6f\n", k,
+            opt.k > 0 ? " (given)" : " (fitted)", e0, v0);
+    double e1 = tune_fit(d, &params, k);
+    double v1 = tune_error(d, &params, k, true);
+    fprintf(stderr, "tune: done in %.1f s: training error %.6f -> %.6f, validation error %.6f -> %.6f\n",
+            seconds_since(t0), e0, e1, v0, v1);
+
+    char comment[2048];
+    snprintf(comment, sizeof comment,
+             "%s\n"
+             "%ld training positions (%ld validation) from %ld games; K = %.6f;\n"
+             "training error %.6f -> %.6f, validation error %.6f -> %.6f (integer weights).",
+             cmdline, st->train, st->validation, st->games, k, e0, e1, v0, v1);
+    /* a regular file is replaced whole (written aside, then renamed); anything
+       else (standard output, a device, a pipe) is written to as it is */
+    FILE *out = stdout;
+    char tmp[1100] = "";
+    struct stat sb;
+    if (strcmp(out_path, "-")) {
+        if (stat(out_path, &sb) == 0 && !S_ISREG(sb.st_mode)) {
+            out = fopen(out_path, "w");
+        } else {
+            snprintf(tmp, sizeof tmp, "%s.tmp", out_path);
+            out = fopen(tmp, "w");
+        }
+        if (!out) {
+            fprintf(stderr, "tune: cannot write %s: %s\n", tmp[0] ? tmp : out_path, strerror(errno));
+            goto out;
+        }
+    }
+    bool written = weights_write(out, &params, comment);
+    if (out != stdout) {
+        written &= fclose(out) == 0;
+        if (!written || (tmp[0] && rename(tmp, out_path))) {
+            fprintf(stderr, "tune: cannot write %s: %s\n", out_path, strerror(errno));
+            if (tmp[0])
+                remove(tmp);
+            goto out;
+        }
+        fprintf(stderr, "tune: wrote %s\n", out_path);
+    } else if (!written || fflush(stdout)) {
+        fprintf(stderr, "tune: cannot write the output\n");
+        goto out;
+    }
+    status = 0;
+out:
+    tune_data_free(d);
+    return status;
+}
