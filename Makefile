@@ -83,7 +83,7 @@ TEST_OBJS := $(TEST_SRCS:%.c=$(BUILD)/%.o)
 ENGINE := $(BUILD)/chuhan
 TESTS := $(BUILD)/chuhan-tests
 
-.PHONY: all deps test bench bench-smp perft-full install clean
+.PHONY: all deps test check-layers bench bench-smp perft-full install clean
 .DEFAULT_GOAL := all
 
 all: deps $(ENGINE)
@@ -106,8 +106,13 @@ $(ENGINE): $(LIB_OBJS) $(MAIN_OBJ)
 $(TESTS): $(LIB_OBJS) $(TEST_OBJS)
 	$(CC) $^ -o $@ $(LDFLAGS_ALL) $(LIBS) -lcmocka
 
-test: all $(TESTS)
+test: all $(TESTS) check-layers
 	CHUHAN_BIN=$(ENGINE) CHUHAN_DATA=tests/data $(TESTS)
+
+# A folder is a layer and includes only the layers below it (the list is in
+# the script; README, Inside): it fails naming each include that climbs.
+check-layers:
+	@sh tests/check-layers.sh .
 
 # The benchmark figures: move generation speed (perft 5 of the start
 # position, bulk-counted), then the search bench, whose last line is its

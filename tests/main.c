@@ -29,7 +29,7 @@ int main(int argc, char **argv)
                                      rules_tests,    notation_tests, book_tests,
                                      search_tests,   uci_tests,      ucci_tests,
                                      cecp_tests,     match_tests,    tune_tests,
-                                     limits_tests};
+                                     limits_tests,   layers_tests};
     static struct CMUnitTest all[512];
     size_t n = 0;
     for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++) {

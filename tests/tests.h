@@ -24,6 +24,7 @@ const struct CMUnitTest *cecp_tests(size_t *count);
 const struct CMUnitTest *limits_tests(size_t *count);
 const struct CMUnitTest *match_tests(size_t *count);
 const struct CMUnitTest *tune_tests(size_t *count);
+const struct CMUnitTest *layers_tests(size_t *count);
 
 /* Where the test data lives (tests/data, or $CHUHAN_DATA). */
 const char *test_data_path(const char *name);
