@@ -148,7 +148,7 @@ default-book: $(ENGINE)
 	$(ENGINE) book build -o book/default.book $(BOOK_FLAGS) tests/data/ccpd-master-games.pgn.zst
 # ------------------------------------------------------------------------------
 
-# ---- Real-client test (tests/gui, issue 6) -----------------------------------
+# ---- Real-client test (tests/gui) --------------------------------------------
 # `make test-gui`: XBoard under Xvfb plays a whole game of xiangqi between two
 # copies of the engine built here, and the saved game is checked (finished,
 # every move legal, no false claim); output in build/gui-test.  Installs
@@ -161,7 +161,7 @@ test-gui: all
 
 -include $(LIB_OBJS:.o=.d) $(MAIN_OBJ:.o=.d) $(TEST_OBJS:.o=.d)
 
-# ---- Hardening: fuzz targets (tests/fuzz, issue 8) ---------------------------
+# ---- Hardening: fuzz targets (tests/fuzz) ------------------------------------
 # `make fuzz`: one libFuzzer binary per target, build/fuzz-.../fuzz-<target>,
 # built by clang with AddressSanitizer and UndefinedBehaviorSanitizer (clang
 # and libFuzzer are installed with apt-get when missing: tests/fuzz/deps.sh).

@@ -4,7 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "tests.h"
@@ -13,13 +12,8 @@
 static int check_layers(const char *root, char *out, size_t len)
 {
     char cmd[1200];
-    snprintf(cmd, sizeof cmd, "sh '%s' '%s' 2>&1", test_data_path("../check-layers.sh"), root);
-    FILE *p = popen(cmd, "r");
-    assert_non_null(p);
-    size_t n = fread(out, 1, len - 1, p);
-    out[n] = 0;
-    int st = pclose(p);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    snprintf(cmd, sizeof cmd, "sh '%s' '%s'", test_data_path("../check-layers.sh"), root);
+    return test_run(cmd, out, len);
 }
 
 static void put_file(const char *root, const char *path, const char *text)
