@@ -1,6 +1,7 @@
 # Chuhan - a xiangqi engine.
 #   make                  optimised ./chuhan for this machine
 #   make test             build and run the whole test suite (installs libcmocka-dev/libzstd-dev if missing)
+#   make check-layers     each folder includes only the layers below it (make test runs it)
 #   make bench            benchmark figures (perft speed, search bench; make bench-smp: SMP scaling)
 #   make perft-full       every depth of every perft reference position
 #   make test-gui         XBoard under Xvfb plays Chuhan against itself; the game is checked
