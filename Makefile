@@ -1,6 +1,7 @@
 # Chuhan - a xiangqi engine.
 #   make                  optimised ./chuhan for this machine
 #   make test             build and run the whole test suite (installs libcmocka-dev/libzstd-dev if missing)
+#   make check-layers     each folder includes only the layers below it (make test runs it)
 #   make bench            benchmark figures (perft speed, search bench; make bench-smp: SMP scaling)
 #   make perft-full       every depth of every perft reference position
 #   make test-gui         XBoard under Xvfb plays Chuhan against itself; the game is checked
@@ -98,7 +99,7 @@ TEST_OBJS := $(TEST_SRCS:%.c=$(BUILD)/%.o)
 ENGINE := $(BUILD)/chuhan
 TESTS := $(BUILD)/chuhan-tests
 
-.PHONY: all deps test bench bench-smp perft-full install clean
+.PHONY: all deps test check-layers bench bench-smp perft-full install clean
 .DEFAULT_GOAL := all
 
 all: deps $(ENGINE)
@@ -122,8 +123,13 @@ $(ENGINE): $(LIB_OBJS) $(MAIN_OBJ)
 $(TESTS): $(LIB_OBJS) $(TEST_OBJS)
 	$(CC) $^ -o $@ $(LDFLAGS_ALL) $(LIBS) -lcmocka
 
-test: all $(TESTS)
+test: all $(TESTS) check-layers
 	CHUHAN_BIN=$(ENGINE) CHUHAN_DATA=tests/data $(TESTS)
+
+# A folder is a layer and includes only the layers below it (the list is in
+# the script; README, Inside): it fails naming each include that climbs.
+check-layers:
+	@sh tests/check-layers.sh .
 
 # The benchmark figures: move generation speed (perft 5 of the start
 # position, bulk-counted), then the search bench, whose last line is its
@@ -159,7 +165,7 @@ default-book: $(ENGINE)
 	$(ENGINE) book build -o book/default.book $(BOOK_FLAGS) tests/data/ccpd-master-games.pgn.zst
 # ------------------------------------------------------------------------------
 
-# ---- Real-client test (tests/gui, issue 6) -----------------------------------
+# ---- Real-client test (tests/gui) --------------------------------------------
 # `make test-gui`: XBoard under Xvfb plays a whole game of xiangqi between two
 # copies of the engine built here, and the saved game is checked (finished,
 # every move legal, no false claim); output in build/gui-test.  Installs
@@ -172,7 +178,7 @@ test-gui: all
 
 -include $(LIB_OBJS:.o=.d) $(MAIN_OBJ:.o=.d) $(TEST_OBJS:.o=.d)
 
-# ---- Hardening: fuzz targets (tests/fuzz, issue 8) ---------------------------
+# ---- Hardening: fuzz targets (tests/fuzz) ------------------------------------
 # `make fuzz`: one libFuzzer binary per target, build/fuzz-.../fuzz-<target>,
 # built by clang with AddressSanitizer and UndefinedBehaviorSanitizer (clang
 # and libFuzzer are installed with apt-get when missing: tests/fuzz/deps.sh).

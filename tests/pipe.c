@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/wait.h>
 
+#include "engine/board/movegen.h"
 #include "tests.h"
 
 /* A write the engine does not take in this long means it stopped reading. */
@@ -90,6 +91,107 @@ const char *ep_expect(EngineProc *ep, const char *prefix, int timeout_ms, char *
         if (!strncmp(l, prefix, strlen(prefix)))
             return l;
     }
+}
+
+const char *ep_want(EngineProc *ep, const char *prefix, int timeout_ms)
+{
+    ep->log[0] = 0;
+    const char *l = ep_expect(ep, prefix, timeout_ms, ep->log, sizeof ep->log);
+    if (!l)
+        fail_msg("no '%s' within %d ms; got:\n%.4000s", prefix, timeout_ms, ep->log);
+    return l;
+}
+
+bool log_has_line(const char *log, const char *prefix)
+{
+    size_t n = strlen(prefix);
+    for (const char *p = log; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
+        if (!strncmp(p, prefix, n))
+            return true;
+    return false;
+}
+
+static bool sync_isready(EngineProc *ep)
+{
+    ep_send(ep, "isready");
+    ep->log[0] = 0;
+    return ep_expect(ep, "readyok", 5000, ep->log, sizeof ep->log) != NULL;
+}
+
+static bool sync_ping(EngineProc *ep)
+{
+    char want[32];
+    ep_send(ep, "ping %d", ++ep->pings);
+    snprintf(want, sizeof want, "pong %d", ep->pings);
+    ep->log[0] = 0;
+    const char *l = ep_expect(ep, want, 20000, ep->log, sizeof ep->log);
+    return l && !strcmp(l, want);
+}
+
+const EpProtocol EP_UCI = {sync_isready, {"info string ", NULL}, "bestmove", "info string input line longer"};
+const EpProtocol EP_UCCI = {sync_isready, {"info message ", NULL}, "bestmove", "info message input line longer"};
+const EpProtocol EP_CECP = {sync_ping, {"Error (", "Illegal move"}, "move ", "Error (line too long)"};
+
+const char *const EP_BAD_COMMANDS[EP_BAD_COMMANDS_NB] = {
+    "foo",
+    "position",
+    "position fen",
+    "position fen xyz",
+    "position startpos moves h2h8",
+    "position startpos blah",
+    "position fen 4k4/9/9/9/9/9/9/9/9/4K4 w",
+    "go depth",
+    "go depth abc",
+    "go nodes x",
+    "setoption",
+    "setoption name",
+    "setoption name Foo value 3",
+    "\x01\x02\x03",
+};
+
+void ep_check_malformed(EngineProc *ep, const EpProtocol *proto, const char *const *lines, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        ep_send(ep, "%s", lines[i]);
+        bool answered = proto->sync(ep);
+        bool refused = log_has_line(ep->log, proto->refusal[0])
+                    || (proto->refusal[1] && log_has_line(ep->log, proto->refusal[1]));
+        if (!answered || !refused || log_has_line(ep->log, proto->never))
+            fail_msg("'%s': expected a refusal ('%s') and nothing else, got:\n%s", lines[i], proto->refusal[0],
+                     ep->log);
+    }
+    size_t big = 300 * 1024;
+    char *line = malloc(big + 1);
+    assert_non_null(line);
+    memset(line, 'x', big);
+    line[big] = '\n';
+    ep_send_raw(ep, line, big + 1);
+    free(line);
+    if (!proto->sync(ep) || !strstr(ep->log, proto->too_long))
+        fail_msg("a line of %zu bytes: expected '%s', got:\n%s", big, proto->too_long, ep->log);
+}
+
+void ep_assert_legal_reply(const char *line, const char *prefix, const char *fen, const char *moves, char *move)
+{
+    Position *pos = malloc(sizeof *pos);
+    assert_non_null(pos);
+    assert_true(pos_set_fen(pos, fen ? fen : START_FEN, NULL, 0));
+    char *copy = strdup(moves ? moves : "");
+    assert_non_null(copy);
+    for (char *save = NULL, *t = strtok_r(copy, " ", &save); t; t = strtok_r(NULL, " ", &save)) {
+        Move m = parse_move(pos, t, false);
+        assert_int_not_equal(m, MOVE_NONE);
+        pos_do_move(pos, m);
+    }
+    free(copy);
+    char fmt[32], text[16] = "";
+    snprintf(fmt, sizeof fmt, "%s %%15s", prefix);
+    bool legal = sscanf(line, fmt, text) == 1 && parse_move(pos, text, false) != MOVE_NONE;
+    free(pos);
+    if (!legal)
+        fail_msg("'%s' is not a legal move here", line);
+    if (move)
+        snprintf(move, 16, "%s", text);
 }
 
 int ep_finish(EngineProc *ep, int timeout_ms)

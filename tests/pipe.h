@@ -11,6 +11,8 @@
 
 typedef struct {
     Proc proc;
+    char log[1 << 16]; /* the lines ep_want read */
+    int pings;         /* xboard pings sent */
 } EngineProc;
 
 /* Start argv[0] with argv (NULL-terminated); false if it cannot start. */
@@ -32,6 +34,37 @@ const char *ep_read_line(EngineProc *ep, int timeout_ms);
 /* Read lines until one starts with prefix; NULL on timeout.  Every line
  * read is also appended to log (if not NULL, of size loglen). */
 const char *ep_expect(EngineProc *ep, const char *prefix, int timeout_ms, char *log, size_t loglen);
+/* Lines up to one starting with prefix, all of them into ep->log; fails
+ * the test, showing them, when none comes within timeout_ms. */
+const char *ep_want(EngineProc *ep, const char *prefix, int timeout_ms);
+/* Does a line of log start with prefix? */
+bool log_has_line(const char *log, const char *prefix);
+
+/* How a protocol answers bad input, for ep_check_malformed. */
+typedef struct {
+    /* a command answered once everything sent before it is served; true
+     * when the answer came, the lines up to it in ep->log */
+    bool (*sync)(EngineProc *ep);
+    const char *refusal[2]; /* a bad line is answered with a line starting so (the second may be NULL) */
+    const char *never;      /* and no line starts so (a move, a search) */
+    const char *too_long;   /* the answer to a line over the input limit */
+} EpProtocol;
+
+extern const EpProtocol EP_UCI, EP_UCCI, EP_CECP;
+
+/* Commands that UCI and UCCI both refuse. */
+#define EP_BAD_COMMANDS_NB 14
+extern const char *const EP_BAD_COMMANDS[EP_BAD_COMMANDS_NB];
+
+/* Send each of lines, then one over the input limit: each must be refused
+ * as the protocol does, nothing else may happen, and the engine goes on
+ * serving. */
+void ep_check_malformed(EngineProc *ep, const EpProtocol *proto, const char *const *lines, size_t n);
+
+/* The move of a reply line "PREFIX move ..." (into move, 16 bytes) must be
+ * legal after fen (NULL: the start) and the moves (UCI text). */
+void ep_assert_legal_reply(const char *line, const char *prefix, const char *fen, const char *moves, char *move);
+
 /* Close its input and wait for it (killing it after timeout_ms); returns the
  * exit status, or -1 when it had to be killed or died by a signal. */
 int ep_finish(EngineProc *ep, int timeout_ms);

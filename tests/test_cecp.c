@@ -12,41 +12,18 @@
 #include "tests.h"
 
 static EngineProc ep;
-static char log_buf[1 << 16];
 static Position game; /* the game as the test (the GUI) sees it */
-static int ping_id;
-
-static const char *expect(const char *prefix, int timeout_ms)
-{
-    log_buf[0] = 0;
-    const char *l = ep_expect(&ep, prefix, timeout_ms, log_buf, sizeof log_buf);
-    if (!l)
-        fail_msg("no '%s' within %d ms; got:\n%s", prefix, timeout_ms, log_buf);
-    return l;
-}
 
 /* ping and wait for its pong: everything sent before has been served. */
 static void sync_engine(void)
 {
-    ep_send(&ep, "ping %d", ++ping_id);
-    char want[32];
-    snprintf(want, sizeof want, "pong %d", ping_id);
-    const char *l = expect(want, 20000);
-    assert_string_equal(l, want);
-}
-
-static bool line_starts(const char *log, const char *prefix)
-{
-    size_t n = strlen(prefix);
-    for (const char *p = log; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
-        if (!strncmp(p, prefix, n))
-            return true;
-    return false;
+    if (!EP_CECP.sync(&ep))
+        fail_msg("no pong %d; got:\n%s", ep.pings, ep.log);
 }
 
 static void assert_no_claim(const char *log)
 {
-    if (line_starts(log, "1-0") || line_starts(log, "0-1") || line_starts(log, "1/2-1/2"))
+    if (log_has_line(log, "1-0") || log_has_line(log, "0-1") || log_has_line(log, "1/2-1/2"))
         fail_msg("unexpected claim in:\n%s", log);
 }
 
@@ -74,7 +51,7 @@ static void user_move(void)
 /* The engine's next move: legal in the game, which it then joins. */
 static void engine_move(int timeout_ms, char out[8])
 {
-    const char *l = expect("move ", timeout_ms);
+    const char *l = ep_want(&ep, "move ", timeout_ms);
     char text[8] = "";
     assert_int_equal(sscanf(l, "move %7s", text), 1);
     play(text);
@@ -95,7 +72,6 @@ static int setup(void **state)
     ep_send(&ep, "new");
     ep_send(&ep, "variant xiangqi");
     set_game(START_FEN);
-    ping_id = 0;
     return 0;
 }
 
@@ -119,17 +95,17 @@ static void test_cecp_features(void **state)
     assert_true(ep_start_engine(&ep));
     ep_send(&ep, "xboard");
     ep_send(&ep, "protover 2");
-    expect("feature done=1", 5000);
+    ep_want(&ep, "feature done=1", 5000);
     static const char *const want[] = {
         "variants=\"xiangqi\"", "setboard=1", "usermove=1", "ping=1", "memory=1", "smp=1", "myname=\"Chuhan ",
         "sigint=0", "analyze=1", "feature option=\"OwnBook -check 1\"",
         "feature option=\"Repetition Rule -combo *cxa /// axf /// draw\"", "feature done=0",
     };
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
-        if (!strstr(log_buf, want[i]))
-            fail_msg("no '%s' in:\n%s", want[i], log_buf);
+        if (!strstr(ep.log, want[i]))
+            fail_msg("no '%s' in:\n%s", want[i], ep.log);
     /* done=1 comes last, after every feature */
-    assert_null(strstr(strstr(log_buf, "feature done=1"), "feature option"));
+    assert_null(strstr(strstr(ep.log, "feature done=1"), "feature option"));
     /* the GUI's answers and settings: silent */
     ep_send(&ep, "accepted setboard");
     ep_send(&ep, "accepted usermove");
@@ -147,8 +123,8 @@ static void test_cecp_features(void **state)
     ep_send(&ep, "post");
     ep_send(&ep, "nopost");
     sync_engine();
-    if (strstr(log_buf, "Error") || strstr(log_buf, "Illegal") || strstr(log_buf, "tellusererror"))
-        fail_msg("unexpected error:\n%s", log_buf);
+    if (strstr(ep.log, "Error") || strstr(ep.log, "Illegal") || strstr(ep.log, "tellusererror"))
+        fail_msg("unexpected error:\n%s", ep.log);
 }
 
 static void test_cecp_game(void **state)
@@ -162,26 +138,26 @@ static void test_cecp_game(void **state)
         ep_send(&ep, "otim 500");
         user_move();
         engine_move(10000, NULL);
-        assert_no_claim(log_buf);
+        assert_no_claim(ep.log);
         /* thinking output: ply score time nodes pv, before the move */
         int ply, score, cs;
         long long nodes;
         char pv[16];
-        const char *l = log_buf;
+        const char *l = ep.log;
         bool seen = false;
         for (; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL)
             if (sscanf(l, "%d %d %d %lld %15s", &ply, &score, &cs, &nodes, pv) == 5 && ply >= 1 && nodes > 0)
                 seen = true;
         if (!seen)
-            fail_msg("no thinking output before the move:\n%s", log_buf);
+            fail_msg("no thinking output before the move:\n%s", ep.log);
     }
     /* force mode: moves for both sides, no reply, no claim */
     ep_send(&ep, "force");
     user_move();
     user_move();
     sync_engine();
-    assert_false(line_starts(log_buf, "move "));
-    assert_no_claim(log_buf);
+    assert_false(log_has_line(ep.log, "move "));
+    assert_no_claim(ep.log);
     /* go: the engine takes the side to move (Red) */
     ep_send(&ep, "go");
     engine_move(10000, NULL);
@@ -202,7 +178,7 @@ static void test_cecp_game(void **state)
     ep_send(&ep, "result 1/2-1/2 {Draw agreed}");
     user_move();
     sync_engine();
-    assert_false(line_starts(log_buf, "move "));
+    assert_false(log_has_line(ep.log, "move "));
 }
 
 static void test_cecp_time_controls(void **state)
@@ -224,7 +200,7 @@ static void test_cecp_time_controls(void **state)
     ep_send(&ep, "post");
     ep_send(&ep, "go");
     engine_move(10000, NULL);
-    assert_false(line_starts(log_buf, "3 "));
+    assert_false(log_has_line(ep.log, "3 "));
     /* a nearly flagged clock: the move comes in time */
     ep_send(&ep, "force");
     ep_send(&ep, "new");
@@ -287,13 +263,13 @@ static void test_cecp_setboard_undo_remove(void **state)
     /* an illegal position: refused, and so is every move until a good one */
     ep_send(&ep, "force");
     ep_send(&ep, "setboard 9/9/9");
-    expect("tellusererror Illegal position", 5000);
+    ep_want(&ep, "tellusererror Illegal position", 5000);
     ep_send(&ep, "usermove a0a4");
-    expect("Illegal move", 5000);
+    ep_want(&ep, "Illegal move", 5000);
     ep_send(&ep, "go");
-    expect("Error (command not legal now): go", 5000);
+    ep_want(&ep, "Error (command not legal now): go", 5000);
     ep_send(&ep, "undo");
-    expect("Error (command not legal now): undo", 5000);
+    ep_want(&ep, "Error (command not legal now): undo", 5000);
     ep_send(&ep, "setboard " ROOK_FEN);
     set_game(ROOK_FEN);
     ep_send(&ep, "go");
@@ -303,7 +279,7 @@ static void test_cecp_setboard_undo_remove(void **state)
     ep_send(&ep, "force");
     ep_send(&ep, "setboard " ROOK_FEN);
     ep_send(&ep, "undo");
-    expect("Error (command not legal now): undo", 5000);
+    ep_want(&ep, "Error (command not legal now): undo", 5000);
 }
 
 static void test_cecp_ping_while_thinking(void **state)
@@ -312,13 +288,13 @@ static void test_cecp_ping_while_thinking(void **state)
     ep_send(&ep, "st 1");
     user_move();
     ep_send(&ep, "ping 77");
-    const char *l = expect("pong 77", 5000);
+    const char *l = ep_want(&ep, "pong 77", 5000);
     assert_string_equal(l, "pong 77");
     /* the move came first */
-    const char *mv = strstr(log_buf, "\nmove ") ? strstr(log_buf, "\nmove ") + 1 : strncmp(log_buf, "move ", 5) ? NULL : log_buf;
+    const char *mv = strstr(ep.log, "\nmove ") ? strstr(ep.log, "\nmove ") + 1 : strncmp(ep.log, "move ", 5) ? NULL : ep.log;
     if (!mv)
-        fail_msg("pong before the move:\n%s", log_buf);
-    assert_true(mv < strstr(log_buf, "pong 77"));
+        fail_msg("pong before the move:\n%s", ep.log);
+    assert_true(mv < strstr(ep.log, "pong 77"));
     char text[16];
     assert_int_equal(sscanf(mv, "move %15s", text), 1);
     play(text);
@@ -329,7 +305,7 @@ static void test_cecp_ping_while_thinking(void **state)
     assert_null(ep_expect(&ep, "pong 78", 500, NULL, 0));
     ep_send(&ep, "?");
     engine_move(3000, NULL);
-    expect("pong 78", 3000);
+    ep_want(&ep, "pong 78", 3000);
     /* a new game while thinking: the old move never comes */
     user_move();
     ep_send(&ep, "new");
@@ -351,21 +327,21 @@ static void test_cecp_analyze(void **state)
         seen = sscanf(l, "%d %d %d %lld", &ply, &score, &cs, &nodes) == 4 && ply >= 1;
     assert_true(seen);
     ep_send(&ep, ".");
-    expect("stat01: ", 5000);
+    ep_want(&ep, "stat01: ", 5000);
     /* moves and undo in analysis: accepted, and the analysis goes on */
     ep_send(&ep, "usermove h2e2");
     ep_send(&ep, "usermove h9g7");
     ep_send(&ep, "undo");
     sync_engine();
-    assert_null(strstr(log_buf, "Illegal"));
-    assert_null(strstr(log_buf, "Error"));
+    assert_null(strstr(ep.log, "Illegal"));
+    assert_null(strstr(ep.log, "Error"));
     ep_send(&ep, "usermove h2h9");
-    expect("Illegal move: h2h9", 5000);
+    ep_want(&ep, "Illegal move: h2h9", 5000);
     ep_send(&ep, "exit");
     sync_engine();
     /* nothing after exit, and never a move */
     assert_null(ep_read_line(&ep, 500));
-    assert_false(line_starts(log_buf, "move "));
+    assert_false(log_has_line(ep.log, "move "));
     /* after analysis the engine still plays: h2e2 is in its game */
     set_game(START_FEN);
     play("h2e2");
@@ -386,7 +362,7 @@ static void test_cecp_ponder(void **state)
     user_move();
     engine_move(10000, NULL);
     /* the move it ponders on */
-    const char *l = expect("Hint: ", 5000);
+    const char *l = ep_want(&ep, "Hint: ", 5000);
     char hint[16];
     assert_int_equal(sscanf(l, "Hint: %15s", hint), 1);
     assert_int_not_equal(parse_move(&game, hint, false), MOVE_NONE);
@@ -398,7 +374,7 @@ static void test_cecp_ponder(void **state)
     ep_send(&ep, "usermove %s", hint);
     engine_move(10000, NULL);
     /* another move than predicted: a ponder miss */
-    l = expect("Hint: ", 5000);
+    l = ep_want(&ep, "Hint: ", 5000);
     assert_int_equal(sscanf(l, "Hint: %15s", hint), 1);
     Move moves[MAX_MOVES];
     int n = gen_legal(&game, moves);
@@ -416,7 +392,7 @@ static void test_cecp_ponder(void **state)
     user_move();
     engine_move(10000, NULL);
     sync_engine();
-    assert_no_claim(log_buf);
+    assert_no_claim(ep.log);
 }
 
 static void test_cecp_claims(void **state)
@@ -431,7 +407,7 @@ static void test_cecp_claims(void **state)
     ep_send(&ep, "go");
     engine_move(10000, m);
     assert_int_equal(count_legal(&game), 0); /* a1a9 or a1d1 */
-    const char *l = expect("1-0 {", 5000);
+    const char *l = ep_want(&ep, "1-0 {", 5000);
     assert_string_equal(l, "1-0 {Red mates}");
     ep_send(&ep, "result 1-0 {Red mates}");
     /* the opponent mates the engine: it claims the loss, and does not move */
@@ -439,10 +415,10 @@ static void test_cecp_claims(void **state)
     ep_send(&ep, "setboard " MATE_FEN);
     ep_send(&ep, "playother");
     ep_send(&ep, "usermove a1a9");
-    l = expect("1-0 {", 5000);
+    l = ep_want(&ep, "1-0 {", 5000);
     assert_string_equal(l, "1-0 {Red mates}");
     sync_engine();
-    assert_false(line_starts(log_buf, "move "));
+    assert_false(log_has_line(ep.log, "move "));
     /* Red checks perpetually: at the third occurrence Black wins (CXA) */
     static const char *const checks[] = {"a1a9", "e9e8", "a9a8", "e8e9", "a8a9", "e9e8", "a9a8", "e8e9", "a8a9"};
     ep_send(&ep, "force");
@@ -455,20 +431,20 @@ static void test_cecp_claims(void **state)
             ep_send(&ep, "go");
             engine_move(10000, m);
             assert_string_equal(m, "e9e8"); /* the only move */
-            assert_no_claim(log_buf);
+            assert_no_claim(ep.log);
             ep_send(&ep, "force");
             ep_send(&ep, "undo");
             pos_undo_move(&game);
         }
     }
     sync_engine();
-    assert_no_claim(log_buf); /* force mode: no claims */
+    assert_no_claim(ep.log); /* force mode: no claims */
     ep_send(&ep, "go");
-    l = expect("0-1 {", 5000);
+    l = ep_want(&ep, "0-1 {", 5000);
     if (!strstr(l, "perpetual check"))
         fail_msg("claim: '%s'", l);
     sync_engine();
-    assert_false(line_starts(log_buf, "move "));
+    assert_false(log_has_line(ep.log, "move "));
     /* both sides idle: a draw at the third occurrence */
     static const char *const kings[] = {"e0e1", "d9d8", "e1e0", "d8d9", "e0e1", "d9d8", "e1e0"};
     ep_send(&ep, "new");
@@ -496,7 +472,7 @@ static void test_cecp_claims(void **state)
     for (int i = 0; i < 9; i++)
         ep_send(&ep, "usermove %s", checks[i]);
     ep_send(&ep, "go");
-    l = expect("1/2-1/2 {", 5000);
+    l = ep_want(&ep, "1/2-1/2 {", 5000);
     assert_true(!strncmp(l, "1/2-1/2 {", 9));
 }
 
@@ -533,30 +509,15 @@ static const char *const MALFORMED[] = {
     "\x01\x02\x03",
     "edit",
 };
+_Static_assert(sizeof MALFORMED / sizeof MALFORMED[0] >= 25, "a good many malformed commands");
 
 static void test_cecp_malformed(void **state)
 {
     (void)state;
-    for (size_t i = 0; i < sizeof MALFORMED / sizeof MALFORMED[0]; i++) {
-        ep_send(&ep, "%s", MALFORMED[i]);
-        sync_engine();
-        if (!line_starts(log_buf, "Error (") && !line_starts(log_buf, "Illegal move"))
-            fail_msg("'%s': expected an error, got:\n%s", MALFORMED[i], log_buf);
-        assert_false(line_starts(log_buf, "move "));
-    }
-    assert_true(sizeof MALFORMED / sizeof MALFORMED[0] >= 25);
-    /* a line over the limit */
-    size_t big = 300 * 1024;
-    char *line = malloc(big + 1);
-    memset(line, 'x', big);
-    line[big] = '\n';
-    ep_send_raw(&ep, line, big + 1);
-    free(line);
-    sync_engine();
-    assert_non_null(strstr(log_buf, "Error (line too long)"));
+    ep_check_malformed(&ep, &EP_CECP, MALFORMED, sizeof MALFORMED / sizeof MALFORMED[0]);
     /* a bad setboard, then a good game */
     ep_send(&ep, "setboard");
-    expect("tellusererror Illegal position", 5000);
+    ep_want(&ep, "tellusererror Illegal position", 5000);
     ep_send(&ep, "new");
     ep_send(&ep, "st 1");
     user_move();

@@ -124,12 +124,12 @@ static const BadFen BAD[] = {
     {BOARD_OK " w - - 0 1 extra", "unexpected text after the move counters"},
     {"rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR\x01 w", "invalid character '?'"},
 };
+_Static_assert(sizeof BAD / sizeof BAD[0] >= 30, "a good many bad FENs");
 
 static void test_bad_fens(void **state)
 {
     (void)state;
     char err[160], fen[FEN_MAX];
-    assert_true(sizeof BAD / sizeof BAD[0] >= 30);
     for (size_t i = 0; i < sizeof BAD / sizeof BAD[0]; i++) {
         assert_true(pos_set_fen(&pos, START_FEN, err, sizeof err));
         err[0] = 0;

@@ -4,7 +4,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 
 #include "engine/board/movegen.h"
 #include "engine/rules/rules.h"
@@ -595,13 +594,8 @@ static void test_rules_names(void **state)
 static int run_judge(const char *args, char *out, size_t len)
 {
     char cmd[1024];
-    snprintf(cmd, sizeof cmd, "%s judge %s 2>&1", test_engine_path(), args);
-    FILE *p = popen(cmd, "r");
-    assert_non_null(p);
-    size_t n = fread(out, 1, len - 1, p);
-    out[n] = 0;
-    int status = pclose(p);
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    snprintf(cmd, sizeof cmd, "%s judge %s", test_engine_path(), args);
+    return test_run(cmd, out, len);
 }
 
 static void test_rules_judge_command(void **state)

@@ -240,6 +240,20 @@ static void test_bench_deterministic(void **state)
     assert_true(a == b);
 }
 
+/* The whole bench gives the signature pinned in bench/bench.h. */
+static void test_bench_signature(void **state)
+{
+    (void)state;
+    FILE *sink = fopen("/dev/null", "w");
+    assert_non_null(sink);
+    double nps;
+    uint64_t nodes = bench_run(BENCH_DEPTH, NULL, sink, &nps);
+    fclose(sink);
+    if (nodes != BENCH_NODES)
+        fail_msg("bench: %llu nodes, the signature is %llu (bench/bench.h)", (unsigned long long)nodes,
+                 (unsigned long long)BENCH_NODES);
+}
+
 /* ---- repetition rules in the search, from the cases of cases.txt ---- */
 
 typedef struct {
@@ -510,6 +524,7 @@ const struct CMUnitTest *search_tests(size_t *count)
         cmocka_unit_test(test_nodes_limit_threads),
         cmocka_unit_test(test_self_play),
         cmocka_unit_test(test_bench_deterministic),
+        cmocka_unit_test(test_bench_signature),
         cmocka_unit_test(test_search_obeys_repetition_rules),
         cmocka_unit_test(test_sixty_move_rule_in_search),
         cmocka_unit_test(test_mate_on_the_last_ply),

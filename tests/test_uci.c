@@ -10,7 +10,6 @@
 #include "tests.h"
 
 static EngineProc ep;
-static char log_buf[1 << 16];
 
 /* Most tests search: the book would answer their opening positions. */
 static int setup(void **state)
@@ -35,50 +34,23 @@ static int teardown(void **state)
     return ep_finish(&ep, 5000) == 0 ? 0 : -1;
 }
 
-static const char *expect(const char *prefix, int timeout_ms)
-{
-    log_buf[0] = 0;
-    const char *l = ep_expect(&ep, prefix, timeout_ms, log_buf, sizeof log_buf);
-    if (!l)
-        fail_msg("no '%s' within %d ms; got:\n%s", prefix, timeout_ms, log_buf);
-    return l;
-}
-
-/* The move of a "bestmove" line must be legal in the position. */
-static void assert_bestmove_legal(const char *line, const char *fen, const char *moves)
-{
-    static Position pos;
-    assert_true(pos_set_fen(&pos, fen, NULL, 0));
-    char buf[4096];
-    snprintf(buf, sizeof buf, "%s", moves ? moves : "");
-    for (char *t = strtok(buf, " "); t; t = strtok(NULL, " ")) {
-        Move m = parse_move(&pos, t, false);
-        assert_int_not_equal(m, MOVE_NONE);
-        pos_do_move(&pos, m);
-    }
-    char move[16] = "";
-    assert_int_equal(sscanf(line, "bestmove %15s", move), 1);
-    if (parse_move(&pos, move, false) == MOVE_NONE)
-        fail_msg("bestmove '%s' is not legal", move);
-}
-
 static void test_handshake(void **state)
 {
     (void)state;
     ep_send(&ep, "uci");
-    expect("uciok", 5000);
-    assert_non_null(strstr(log_buf, "id name Chuhan"));
+    ep_want(&ep, "uciok", 5000);
+    assert_non_null(strstr(ep.log, "id name Chuhan"));
     static const char *const options[] = {"Threads", "Hash", "Clear Hash", "MultiPV", "Ponder", "Move Overhead",
                                           "UCI_ShowWDL", "Repetition Rule", "Sixty Move Rule", "OwnBook",
                                           "BookFile", "BookDepth", "BookVariety"};
     for (size_t i = 0; i < sizeof options / sizeof options[0]; i++) {
         char want[64];
         snprintf(want, sizeof want, "option name %s type", options[i]);
-        if (!strstr(log_buf, want))
-            fail_msg("no '%s' in:\n%s", want, log_buf);
+        if (!strstr(ep.log, want))
+            fail_msg("no '%s' in:\n%s", want, ep.log);
     }
     ep_send(&ep, "isready");
-    expect("readyok", 5000);
+    ep_want(&ep, "readyok", 5000);
 }
 
 static void test_position_moves_and_go_depth(void **state)
@@ -88,20 +60,20 @@ static void test_position_moves_and_go_depth(void **state)
     ep_send(&ep, "ucinewgame");
     ep_send(&ep, "position startpos moves %s", moves);
     ep_send(&ep, "go depth 6");
-    const char *l = expect("bestmove", 20000);
-    assert_bestmove_legal(l, START_FEN, moves);
-    assert_non_null(strstr(log_buf, "info depth 6 "));
-    assert_non_null(strstr(log_buf, " score cp "));
-    assert_non_null(strstr(log_buf, " nodes "));
-    assert_non_null(strstr(log_buf, " nps "));
-    assert_non_null(strstr(log_buf, " hashfull "));
-    assert_non_null(strstr(log_buf, " time "));
-    assert_non_null(strstr(log_buf, " pv "));
+    const char *l = ep_want(&ep, "bestmove", 20000);
+    ep_assert_legal_reply(l, "bestmove", START_FEN, moves, NULL);
+    assert_non_null(strstr(ep.log, "info depth 6 "));
+    assert_non_null(strstr(ep.log, " score cp "));
+    assert_non_null(strstr(ep.log, " nodes "));
+    assert_non_null(strstr(ep.log, " nps "));
+    assert_non_null(strstr(ep.log, " hashfull "));
+    assert_non_null(strstr(ep.log, " time "));
+    assert_non_null(strstr(ep.log, " pv "));
     /* the bare "fen" form and 'r' for Red */
     ep_send(&ep, "fen rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR r - - 0 1 moves b2e2");
     ep_send(&ep, "go depth 3");
-    l = expect("bestmove", 20000);
-    assert_bestmove_legal(l, START_FEN, "b2e2");
+    l = ep_want(&ep, "bestmove", 20000);
+    ep_assert_legal_reply(l, "bestmove", START_FEN, "b2e2", NULL);
 }
 
 static void test_go_movetime(void **state)
@@ -110,9 +82,9 @@ static void test_go_movetime(void **state)
     ep_send(&ep, "position startpos");
     long t0 = now_ms();
     ep_send(&ep, "go movetime 300");
-    const char *l = expect("bestmove", 5000);
+    const char *l = ep_want(&ep, "bestmove", 5000);
     long dt = now_ms() - t0;
-    assert_bestmove_legal(l, START_FEN, NULL);
+    ep_assert_legal_reply(l, "bestmove", START_FEN, NULL, NULL);
     assert_true(dt >= 250);
     assert_true(dt < 2000L * ep_slow());
 }
@@ -131,13 +103,13 @@ static void test_go_infinite_and_stop(void **state)
     /* a second go while thinking is refused, not queued behind the first */
     ep_send(&ep, "go depth 3");
     ep_send(&ep, "isready");
-    expect("readyok", 2000);
-    assert_non_null(strstr(log_buf, "info string go: already searching"));
+    ep_want(&ep, "readyok", 2000);
+    assert_non_null(strstr(ep.log, "info string go: already searching"));
     long t0 = now_ms();
     ep_send(&ep, "stop");
-    l = expect("bestmove", 2000);
+    l = ep_want(&ep, "bestmove", 2000);
     assert_true(now_ms() - t0 < 1000L * ep_slow());
-    assert_bestmove_legal(l, START_FEN, "h2e2");
+    ep_assert_legal_reply(l, "bestmove", START_FEN, "h2e2", NULL);
 }
 
 static void test_tiny_clock(void **state)
@@ -146,15 +118,15 @@ static void test_tiny_clock(void **state)
     ep_send(&ep, "position startpos moves h2e2 h9g7");
     long t0 = now_ms();
     ep_send(&ep, "go wtime 150 btime 150 winc 0 binc 0");
-    const char *l = expect("bestmove", 3000);
+    const char *l = ep_want(&ep, "bestmove", 3000);
     long dt = now_ms() - t0;
-    assert_bestmove_legal(l, START_FEN, "h2e2 h9g7");
+    ep_assert_legal_reply(l, "bestmove", START_FEN, "h2e2 h9g7", NULL);
     if (dt >= 150L * ep_slow())
         fail_msg("bestmove after %ld ms on a 150 ms clock", dt);
     /* and a normal clock with increment */
     ep_send(&ep, "go wtime 2000 btime 2000 winc 100 binc 100 movestogo 10");
-    l = expect("bestmove", 3000);
-    assert_bestmove_legal(l, START_FEN, "h2e2 h9g7");
+    l = ep_want(&ep, "bestmove", 3000);
+    ep_assert_legal_reply(l, "bestmove", START_FEN, "h2e2 h9g7", NULL);
 }
 
 static void test_ponder_and_ponderhit(void **state)
@@ -165,8 +137,8 @@ static void test_ponder_and_ponderhit(void **state)
     ep_send(&ep, "go ponder wtime 1000 btime 1000");
     assert_null(ep_expect(&ep, "bestmove", 1200, NULL, 0)); /* pondering never ends by itself */
     ep_send(&ep, "ponderhit");
-    const char *l = expect("bestmove", 3000);
-    assert_bestmove_legal(l, START_FEN, "h2e2 h9g7");
+    const char *l = ep_want(&ep, "bestmove", 3000);
+    ep_assert_legal_reply(l, "bestmove", START_FEN, "h2e2 h9g7", NULL);
 }
 
 static void test_no_legal_move(void **state)
@@ -174,9 +146,9 @@ static void test_no_legal_move(void **state)
     (void)state;
     ep_send(&ep, "position fen 5k3/9/9/9/9/9/9/9/4r4/3K5 w - - 0 1");
     ep_send(&ep, "go depth 5");
-    const char *l = expect("bestmove", 5000);
+    const char *l = ep_want(&ep, "bestmove", 5000);
     assert_string_equal(l, "bestmove (none)");
-    assert_non_null(strstr(log_buf, "score mate 0"));
+    assert_non_null(strstr(ep.log, "score mate 0"));
 }
 
 static void test_multipv_and_wdl(void **state)
@@ -186,36 +158,23 @@ static void test_multipv_and_wdl(void **state)
     ep_send(&ep, "setoption name UCI_ShowWDL value true");
     ep_send(&ep, "position startpos");
     ep_send(&ep, "go depth 5");
-    expect("bestmove", 10000);
-    assert_non_null(strstr(log_buf, "multipv 3"));
-    assert_non_null(strstr(log_buf, " wdl "));
+    ep_want(&ep, "bestmove", 10000);
+    assert_non_null(strstr(ep.log, "multipv 3"));
+    assert_non_null(strstr(ep.log, " wdl "));
     ep_send(&ep, "setoption name MultiPV value 1");
     ep_send(&ep, "setoption name UCI_ShowWDL value false");
     ep_send(&ep, "isready");
-    expect("readyok", 5000);
+    ep_want(&ep, "readyok", 5000);
 }
 
 static const char *const MALFORMED[] = {
-    "foo",
-    "position",
-    "position fen",
-    "position fen xyz",
-    "position startpos moves h2h8",
     "position startpos moves h2e2 h2e2",
-    "position startpos blah",
     "position fen rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1 moves z9z9",
-    "position fen 4k4/9/9/9/9/9/9/9/9/4K4 w",
     "fen",
-    "go depth",
-    "go depth abc",
-    "go nodes x",
     "go wtime abc",
     "go searchmoves z9z9",
     "go mate x",
-    "setoption",
-    "setoption name",
     "setoption value 5",
-    "setoption name Foo value 3",
     "setoption name Hash value abc",
     "setoption name Hash value 0",
     "setoption name Hash value 99999999999999999999",
@@ -224,47 +183,28 @@ static const char *const MALFORMED[] = {
     "setoption name Ponder value maybe",
     "setoption name UCI_ShowWDL value yes",
     "setoption name Repetition Rule value chess",
-    "\x01\x02\x03",
     "posit1on startpos",
 };
+_Static_assert(EP_BAD_COMMANDS_NB + sizeof MALFORMED / sizeof MALFORMED[0] >= 25, "a good many malformed commands");
 
 static void test_malformed_commands(void **state)
 {
     (void)state;
     ep_send(&ep, "position startpos moves h2e2");
-    for (size_t i = 0; i < sizeof MALFORMED / sizeof MALFORMED[0]; i++) {
-        ep_send(&ep, "%s", MALFORMED[i]);
-        ep_send(&ep, "isready");
-        log_buf[0] = 0;
-        const char *l = ep_expect(&ep, "readyok", 5000, log_buf, sizeof log_buf);
-        if (!l || !strstr(log_buf, "info string "))
-            fail_msg("'%s': expected an info string then readyok, got:\n%s", MALFORMED[i], log_buf);
-        assert_null(strstr(log_buf, "bestmove"));
-    }
-    assert_true(sizeof MALFORMED / sizeof MALFORMED[0] >= 25);
-
-    /* a line over the limit */
-    size_t big = 300 * 1024;
-    char *line = malloc(big + 1);
-    memset(line, 'x', big);
-    line[big] = '\n';
-    ep_send_raw(&ep, line, big + 1);
-    free(line);
-    ep_send(&ep, "isready");
-    expect("readyok", 5000);
-    assert_non_null(strstr(log_buf, "info string input line longer"));
+    ep_check_malformed(&ep, &EP_UCI, EP_BAD_COMMANDS, EP_BAD_COMMANDS_NB);
+    ep_check_malformed(&ep, &EP_UCI, MALFORMED, sizeof MALFORMED / sizeof MALFORMED[0]);
 
     /* the last good position is still there, and go works */
     ep_send(&ep, "d");
-    expect("Fen:", 5000);
-    assert_non_null(strstr(log_buf, "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b"));
+    ep_want(&ep, "Fen:", 5000);
+    assert_non_null(strstr(ep.log, "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b"));
     ep_send(&ep, "go depth 4");
-    const char *l = expect("bestmove", 10000);
-    assert_bestmove_legal(l, START_FEN, "h2e2");
+    const char *l = ep_want(&ep, "bestmove", 10000);
+    ep_assert_legal_reply(l, "bestmove", START_FEN, "h2e2", NULL);
     /* an unknown go parameter is reported and the search still runs */
     ep_send(&ep, "go sideways depth 2");
-    l = expect("bestmove", 10000);
-    assert_non_null(strstr(log_buf, "info string go: unknown parameter 'sideways'"));
+    l = ep_want(&ep, "bestmove", 10000);
+    assert_non_null(strstr(ep.log, "info string go: unknown parameter 'sideways'"));
 }
 
 static void test_long_game_position(void **state)
@@ -277,8 +217,8 @@ static void test_long_game_position(void **state)
         strcat(cmd, " h0g2 h9g7 g2h0 g7h9");
     ep_send(&ep, "%s", cmd);
     ep_send(&ep, "go depth 3");
-    const char *l = expect("bestmove", 10000);
-    assert_bestmove_legal(l, START_FEN, NULL);
+    const char *l = ep_want(&ep, "bestmove", 10000);
+    ep_assert_legal_reply(l, "bestmove", START_FEN, NULL, NULL);
 }
 
 /* A game from the start: book moves with an info string, until the game
@@ -293,15 +233,15 @@ static void test_book_moves(void **state)
     for (int ply = 0; ply < 40 && !searched; ply++) {
         ep_send(&ep, "position startpos%s%s", moves[0] ? " moves" : "", moves);
         ep_send(&ep, "go wtime 5000 btime 5000");
-        const char *l = expect("bestmove", 10000);
+        const char *l = ep_want(&ep, "bestmove", 10000);
         char move[16];
         assert_int_equal(sscanf(l, "bestmove %15s", move), 1);
-        assert_bestmove_legal(l, START_FEN, moves);
-        if (strstr(log_buf, "info string book ")) {
-            assert_null(strstr(log_buf, "info depth"));
+        ep_assert_legal_reply(l, "bestmove", START_FEN, moves, NULL);
+        if (strstr(ep.log, "info string book ")) {
+            assert_null(strstr(ep.log, "info depth"));
             book_moves++;
         } else {
-            assert_non_null(strstr(log_buf, "info depth"));
+            assert_non_null(strstr(ep.log, "info depth"));
             searched = true;
         }
         strcat(moves, " ");
@@ -313,15 +253,15 @@ static void test_book_moves(void **state)
     ep_send(&ep, "setoption name BookFile value /nonexistent/book.bin");
     ep_send(&ep, "position startpos");
     ep_send(&ep, "go depth 3");
-    const char *l = expect("bestmove", 10000);
-    assert_non_null(strstr(log_buf, "info string book /nonexistent/book.bin"));
-    assert_bestmove_legal(l, START_FEN, NULL);
+    const char *l = ep_want(&ep, "bestmove", 10000);
+    assert_non_null(strstr(ep.log, "info string book /nonexistent/book.bin"));
+    ep_assert_legal_reply(l, "bestmove", START_FEN, NULL, NULL);
     /* OwnBook off: the start position is searched */
     ep_send(&ep, "setoption name BookFile value <built-in>");
     ep_send(&ep, "setoption name OwnBook value false");
     ep_send(&ep, "go depth 3");
-    expect("bestmove", 10000);
-    assert_null(strstr(log_buf, "info string book"));
+    ep_want(&ep, "bestmove", 10000);
+    assert_null(strstr(ep.log, "info string book"));
 }
 
 /* ---- UCI_Variant: the variant mode of cutechess and Fairy-Stockfish ---- */
@@ -364,28 +304,28 @@ static void test_uci_variant(void **state)
 {
     (void)state;
     ep_send(&ep, "uci");
-    expect("uciok", 5000);
-    assert_non_null(strstr(log_buf, "option name UCI_Variant type combo default xiangqi var xiangqi\n"));
+    ep_want(&ep, "uciok", 5000);
+    assert_non_null(strstr(ep.log, "option name UCI_Variant type combo default xiangqi var xiangqi\n"));
     /* never set: ranks 0-9 */
     ep_send(&ep, "position fen " LONE_KING_FEN);
     ep_send(&ep, "go depth 3");
-    assert_best_ponder(expect("bestmove", 5000), "d9d8", false);
-    assert_non_null(strstr(log_buf, " pv d9d8"));
+    assert_best_ponder(ep_want(&ep, "bestmove", 5000), "d9d8", false);
+    assert_non_null(strstr(ep.log, " pv d9d8"));
     /* a bad value is refused and changes nothing */
     ep_send(&ep, "setoption name UCI_Variant value chess");
     ep_send(&ep, "go depth 3");
-    assert_best_ponder(expect("bestmove", 5000), "d9d8", false);
-    assert_non_null(strstr(log_buf, "info string UCI_Variant must be xiangqi"));
+    assert_best_ponder(ep_want(&ep, "bestmove", 5000), "d9d8", false);
+    assert_non_null(strstr(ep.log, "info string UCI_Variant must be xiangqi"));
     /* set: ranks 1-10 out... */
     ep_send(&ep, "setoption name UCI_Variant value xiangqi");
     ep_send(&ep, "go depth 3");
-    assert_best_ponder(expect("bestmove", 5000), "d10d9", true);
-    assert_non_null(strstr(log_buf, " pv d10d9"));
+    assert_best_ponder(ep_want(&ep, "bestmove", 5000), "d10d9", true);
+    assert_non_null(strstr(ep.log, " pv d10d9"));
     /* ...and in: position moves, searchmoves, ponder */
     const char *moves = "h3e3 h10g8 h1g3 i10h10";
     ep_send(&ep, "position startpos moves %s", moves);
     ep_send(&ep, "go depth 5 searchmoves b1c3 i1h1");
-    const char *l = expect("bestmove", 20000);
+    const char *l = ep_want(&ep, "bestmove", 20000);
     char best[16] = "", ponder[16] = "";
     assert_true(sscanf(l, "bestmove %15s ponder %15s", best, ponder) >= 1);
     if (strcmp(best, "b1c3") && strcmp(best, "i1h1"))
@@ -397,7 +337,7 @@ static void test_uci_variant(void **state)
         assert_int_not_equal(legal_rank1(START_FEN, after, ponder), MOVE_NONE);
     }
     /* every PV move is in the 1-10 form */
-    const char *pv = strstr(log_buf, " pv ");
+    const char *pv = strstr(ep.log, " pv ");
     assert_non_null(pv);
     char first_pv[16];
     assert_int_equal(sscanf(pv, " pv %15s", first_pv), 1);
@@ -405,13 +345,13 @@ static void test_uci_variant(void **state)
     /* a 0-9 move list means other points now: h2e2 moves nothing */
     ep_send(&ep, "position startpos moves h2e2");
     ep_send(&ep, "isready");
-    expect("readyok", 5000);
-    assert_non_null(strstr(log_buf, "info string position: illegal move 'h2e2'"));
+    ep_want(&ep, "readyok", 5000);
+    assert_non_null(strstr(ep.log, "info string position: illegal move 'h2e2'"));
     /* ucinewgame keeps the mode */
     ep_send(&ep, "ucinewgame");
     ep_send(&ep, "position fen " LONE_KING_FEN);
     ep_send(&ep, "go depth 2");
-    assert_best_ponder(expect("bestmove", 5000), "d10d9", true);
+    assert_best_ponder(ep_want(&ep, "bestmove", 5000), "d10d9", true);
 }
 
 const struct CMUnitTest *uci_tests(size_t *count)

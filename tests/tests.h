@@ -11,6 +11,7 @@
 #include "engine/util/rng.h" /* rng_next: the randomised tests' generator */
 
 /* Each module's tests; main.c runs them as one cmocka group. */
+const struct CMUnitTest *util_tests(size_t *count);
 const struct CMUnitTest *bitboard_tests(size_t *count);
 const struct CMUnitTest *position_tests(size_t *count);
 const struct CMUnitTest *movegen_tests(size_t *count);
@@ -24,10 +25,15 @@ const struct CMUnitTest *cecp_tests(size_t *count);
 const struct CMUnitTest *limits_tests(size_t *count);
 const struct CMUnitTest *match_tests(size_t *count);
 const struct CMUnitTest *tune_tests(size_t *count);
+const struct CMUnitTest *fuzz_tests(size_t *count);
+const struct CMUnitTest *layers_tests(size_t *count);
 
 /* Where the test data lives (tests/data, or $CHUHAN_DATA). */
 const char *test_data_path(const char *name);
 /* The engine binary under test ($CHUHAN_BIN, default ./chuhan). */
 const char *test_engine_path(void);
+/* Run a shell command, its standard output and error into out; its exit
+ * status (-1 if it did not exit). */
+int test_run(const char *cmd, char *out, size_t len);
 
 #endif

@@ -13,12 +13,13 @@
  * move; nothing waits for a search but "?" and the commands that make the
  * engine move at once).  Bad input is answered with "Error (...): ..." or
  * "Illegal move: ...". */
+#include "cecp.h"
+
 #include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cecp.h"
 #include "cecp_private.h"
 #include "engine/init.h"
 #include "engine/util/num.h"

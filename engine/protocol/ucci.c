@@ -13,6 +13,8 @@
  * sees itself mated or scored below -resignmargin twice in a row (resign,
  * off by default).  It only parses and prints; the engine API does the
  * work. */
+#include "ucci.h"
+
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -22,7 +24,6 @@
 #include "engine/init.h"
 #include "engine/util/num.h"
 #include "engine/util/text.h"
-#include "ucci.h"
 
 #define HISTORY 8 /* own search scores remembered for draw offers and resignation */
 

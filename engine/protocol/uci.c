@@ -3,6 +3,8 @@
  * sets the UCI_Variant option (cutechess's xiangqi branch, Fairy-Stockfish's
  * dialect) gets moves with ranks 1-10 instead, in and out.  It only parses
  * and prints; the engine API does the work. */
+#include "uci.h"
+
 #include <math.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -11,9 +13,7 @@
 
 #include "engine/board/movegen.h"
 #include "engine/init.h"
-#include "engine/util/num.h"
 #include "engine/util/text.h"
-#include "uci.h"
 
 typedef struct {
     Engine *engine;

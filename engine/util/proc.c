@@ -146,7 +146,7 @@ static bool take_line(Proc *p)
         if (!nl)
             return false;
         size_t n = (size_t)(nl - (p->buf + p->start));
-        bool keep = !p->discarding;
+        bool keep = !p->discarding && n <= PROC_LINE_MAX; /* the buffer holds longer lines whole */
         if (keep) {
             size_t m = n;
             memcpy(p->line, p->buf + p->start, m);

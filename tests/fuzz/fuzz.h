@@ -1,4 +1,4 @@
-/* The fuzz targets (issue 8): each takes one input and checks what must
+/* The fuzz targets: each takes one input and checks what must
  * hold for it, returning NULL when all is well or a one-line description
  * of the broken property.  tests/fuzz/libfuzzer.c wraps one of them as a
  * libFuzzer target (make fuzz); the test suite replays the seed corpora and

@@ -1,0 +1,144 @@
+/* The helpers every layer shares (engine/util): the number parsers, the
+ * random generator, the text cleaning and the child processes. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/util/clock.h"
+#include "engine/util/num.h"
+#include "engine/util/proc.h"
+#include "engine/util/text.h"
+#include "tests.h"
+
+/* num_clamp: every number clamped into range, nothing else accepted. */
+static void test_num_clamp(void **state)
+{
+    (void)state;
+    int64_t v = 0;
+    assert_true(num_clamp("99999999999999999999999", 1, 100, &v));
+    assert_int_equal(v, 100);
+    assert_true(num_clamp("-99999999999999999999999", -7, 100, &v));
+    assert_int_equal(v, -7);
+    assert_true(num_clamp("+42", 0, 100, &v));
+    assert_int_equal(v, 42);
+    assert_true(num_clamp("9223372036854775807", 0, INT64_MAX, &v));
+    assert_true(v == INT64_MAX);
+    assert_true(num_clamp("-9223372036854775808", INT64_MIN, 0, &v));
+    assert_true(v == INT64_MIN);
+    static const char *const bad[] = {"", "-", "+", "1e3", "12x", " 5", "0x10", "--1", "5 ", "\xd9\xa3"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        if (num_clamp(bad[i], 0, 100, &v))
+            fail_msg("num_clamp accepts '%s'", bad[i]);
+    assert_false(num_clamp(NULL, 0, 1, &v));
+}
+
+/* The strict parsers: the whole text one number in range (blanks around
+ * it allowed), anything else refused and the output left alone. */
+static void test_num_parse(void **state)
+{
+    (void)state;
+    long v = -1;
+    assert_true(num_parse("42", 0, 100, &v));
+    assert_int_equal(v, 42);
+    assert_true(num_parse(" -7 ", -10, 0, &v));
+    assert_int_equal(v, -7);
+    static const char *const bad[] = {"", " ", "101", "-1", "4x", "1e2", "0x10", "99999999999999999999", "1 2"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        v = -1;
+        if (num_parse(bad[i], 0, 100, &v) || v != -1)
+            fail_msg("num_parse accepts '%s'", bad[i]);
+    }
+    assert_false(num_parse(NULL, 0, 1, &v));
+    uint64_t u = 0;
+    assert_true(num_parse_u64("18446744073709551615", &u));
+    assert_true(u == UINT64_MAX);
+    assert_false(num_parse_u64("18446744073709551616", &u));
+    assert_false(num_parse_u64("-1", &u));
+    assert_false(num_parse_u64("7s", &u));
+    double d = 0;
+    assert_true(num_parse_double("0.25", 0, 1, &d));
+    assert_true(d == 0.25);
+    assert_false(num_parse_double("1.5", 0, 1, &d));
+    assert_false(num_parse_double("nan", 0, 1, &d));
+    assert_false(num_parse_double(".5x", 0, 1, &d));
+}
+
+/* SplitMix64 as published: the zobrist keys, and so the opening book,
+ * depend on every bit of it. */
+static void test_rng(void **state)
+{
+    (void)state;
+    uint64_t s = 0;
+    assert_true(rng_next(&s) == 0xE220A8397B1DCDAFULL);
+    assert_true(rng_next(&s) == 0x6E789E6AA1B965F4ULL);
+    assert_true(rng_next(&s) == 0x06C45D188009454FULL);
+    s = 7;
+    for (int i = 0; i < 1000; i++) {
+        double u = rng_unit(&s);
+        assert_true(u >= 0 && u < 1);
+        assert_true(rng_below(&s, 9) < 9);
+    }
+}
+
+static void test_text_printable(void **state)
+{
+    (void)state;
+    char buf[8];
+    assert_string_equal(text_printable(buf, sizeof buf, "a\x1b[2Jb"), "a?[2Jb");
+    assert_string_equal(text_printable(buf, sizeof buf, "line\nbreak"), "line?br");
+    assert_string_equal(text_printable(buf, sizeof buf, "\x7f"), "?");
+}
+
+/* A child process: lines within their deadline, a line too long dropped
+ * whole, a silent child timed out, its end seen, how it ended. */
+static void test_proc(void **state)
+{
+    (void)state;
+    static Proc p;
+    char err[256], text[64];
+    const char *argv[] = {"/bin/sh", "-c",
+                          "echo one; head -c 70000 /dev/zero | tr '\\0' x; echo; printf 'two\\r\\n';"
+                          " read line; echo \"got $line\"; sleep 30",
+                          NULL};
+    if (!proc_start(&p, argv, err, sizeof err))
+        fail_msg("%s", err);
+    int64_t soon = now_ms() + 5000;
+    assert_int_equal(proc_read_line(&p, soon), 1);
+    assert_string_equal(p.line, "one");
+    assert_int_equal(proc_read_line(&p, soon), 1); /* the long line is gone */
+    assert_string_equal(p.line, "two");
+    assert_int_equal(proc_read_line(&p, now_ms() + 100), 0); /* it waits for us */
+    assert_true(proc_write(&p, "hello\n", 6, 1000));
+    assert_int_equal(proc_read_line(&p, soon), 1);
+    assert_string_equal(p.line, "got hello");
+    assert_false(proc_wait(&p, now_ms() + 50)); /* it sleeps */
+    proc_kill(&p);
+    assert_false(proc_alive(&p));
+    assert_string_equal(proc_exit_text(&p, text, sizeof text), "killed by signal 9");
+
+    const char *quick[] = {"/bin/sh", "-c", "exit 3", NULL};
+    assert_true(proc_start(&p, quick, err, sizeof err));
+    assert_int_equal(proc_read_line(&p, now_ms() + 5000), -1);
+    assert_true(proc_wait(&p, now_ms() + 5000));
+    assert_string_equal(proc_exit_text(&p, text, sizeof text), "exit status 3");
+    assert_false(proc_write(&p, "x\n", 2, 100));
+
+    /* a program that is not there is refused, with the reason */
+    const char *none[] = {"/nonexistent/engine", NULL};
+    err[0] = 0;
+    assert_false(proc_start(&p, none, err, sizeof err));
+    assert_non_null(strstr(err, "/nonexistent/engine"));
+}
+
+const struct CMUnitTest *util_tests(size_t *count)
+{
+    static const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_num_clamp),
+        cmocka_unit_test(test_num_parse),
+        cmocka_unit_test(test_rng),
+        cmocka_unit_test(test_text_printable),
+        cmocka_unit_test(test_proc),
+    };
+    *count = sizeof tests / sizeof tests[0];
+    return tests;
+}
