@@ -18,6 +18,7 @@
 #include "search/vote.h"
 
 typedef struct {
+    bool started;     /* it has said hello: it is waited for */
     int64_t heard_ms; /* its last message */
     bool silent;      /* not heard from, or no answer to a stop: left out until it speaks */
     bool lost;        /* another build, or a send to it failed: left out for good */
@@ -38,6 +39,7 @@ struct Cluster {
     bool on;              /* the other ranks search with this one */
     bool searching;       /* from cluster_go to the end of cluster_collect */
     bool vote;            /* the search votes (one line, no depth limit: as the threads) */
+    bool one_line;        /* MultiPV 1 */
     uint32_t id;          /* the running (or last) search */
     int64_t go_ms;
     bool announced;
@@ -54,6 +56,11 @@ struct Cluster {
  * rank dies); the handler only raises this flag. */
 static atomic_bool claimed;
 static volatile sig_atomic_t terminated;
+/* The ranks left out when the cluster was detached (by rank; NULL: none
+ * known): the end of the job waits for them only CLUSTER_BYE_SILENT_MS.
+ * Written by cluster_detach, read by cluster_end_job, both on the thread
+ * that ends the program. */
+static bool *left_out;
 
 static void on_sigterm(int sig)
 {
@@ -74,13 +81,13 @@ static void say(Cluster *c, const char *fmt, ...)
 }
 
 /* Send to every rank not lost; one that refuses is silent from now. */
-static void broadcast(Cluster *c, int tag, const void *data, size_t len)
+static void broadcast(Cluster *c, int type, const void *data, size_t len)
 {
     for (int r = 1; r < c->size; r++) {
         pthread_mutex_lock(&c->lock);
         bool lost = c->peers[r].lost;
         pthread_mutex_unlock(&c->lock);
-        if (lost || comm_send(r, tag, data, len))
+        if (lost || comm_send(r, COMM_CLUSTER, type, data, len))
             continue;
         pthread_mutex_lock(&c->lock);
         bool was = c->peers[r].silent;
@@ -93,7 +100,7 @@ static void broadcast(Cluster *c, int tag, const void *data, size_t len)
 
 /* ---- the courier ---- */
 
-static void take(Cluster *c, int from, int tag, const void *msg, long len)
+static void take(Cluster *c, int from, int type, const void *msg, long len)
 {
     if (from <= 0 || from >= c->size)
         return;
@@ -101,12 +108,13 @@ static void take(Cluster *c, int from, int tag, const void *msg, long len)
     pthread_mutex_lock(&c->lock);
     Peer *p = &c->peers[from];
     p->heard_ms = now;
+    p->started = true;
     bool back = p->silent && !p->lost;
     p->silent = false;
     pthread_mutex_unlock(&c->lock);
     if (back)
         say(c, "cluster: rank %d answers again", from);
-    switch (tag) {
+    switch (type) {
     case CM_HELLO:
         if (len != (long)sizeof(Hello) || memcmp(msg, &CLUSTER_HELLO, sizeof(Hello))) {
             pthread_mutex_lock(&c->lock);
@@ -188,16 +196,16 @@ static void *courier_main(void *arg)
     while (!atomic_load(&c->quit)) {
         if (terminated)
             terminate(c);
-        int from, tag;
+        int from, type;
         long len;
-        while ((len = comm_poll(&from, &tag, c->buf, COMM_MAX_MESSAGE)) >= 0)
-            take(c, from, tag, c->buf, len);
+        while ((len = comm_poll(COMM_CLUSTER, &from, &type, c->buf, COMM_MAX_MESSAGE)) >= 0)
+            take(c, from, type, c->buf, len);
         int64_t now = now_ms();
         int quiet[16], nquiet = 0;
         pthread_mutex_lock(&c->lock);
         for (int r = 1; r < c->size; r++) {
             Peer *p = &c->peers[r];
-            if (c->searching && !p->silent && !p->answered && now - p->heard_ms > CLUSTER_SILENT_MS) {
+            if (c->searching && p->started && !p->silent && !p->answered && now - p->heard_ms > CLUSTER_SILENT_MS) {
                 p->silent = true;
                 if (nquiet < 16)
                     quiet[nquiet++] = r;
@@ -274,6 +282,10 @@ void cluster_detach(Cluster *c)
         return;
     atomic_store(&c->quit, true);
     pthread_join(c->courier, NULL);
+    free(left_out);
+    left_out = calloc((size_t)c->size, sizeof *left_out);
+    for (int r = 1; r < c->size && left_out; r++)
+        left_out[r] = c->peers[r].silent || c->peers[r].lost;
     c->tt->share = NULL;
     exchange_free(&c->x);
     pthread_mutex_destroy(&c->lock);
@@ -354,6 +366,7 @@ void cluster_go(Cluster *c, const Position *root, SearchLimits *limits, int mult
     g->id = ++c->id;
     c->searching = true;
     c->vote = multipv <= 1 && !limits->depth;
+    c->one_line = multipv <= 1;
     c->go_ms = now;
     for (int r = 1; r < c->size; r++) {
         Peer *p = &c->peers[r];
@@ -396,15 +409,15 @@ void cluster_collect(Cluster *c, Move *best, Move *ponder)
         bool all = true;
         pthread_mutex_lock(&c->lock);
         for (int r = 1; r < c->size; r++)
-            all &= c->peers[r].answered || c->peers[r].silent || c->peers[r].lost;
+            all &= c->peers[r].answered || !c->peers[r].started || c->peers[r].silent || c->peers[r].lost;
         pthread_mutex_unlock(&c->lock);
         if (all || terminated || now_ms() >= deadline)
             break;
         cluster_nap();
     }
 
-    SearchResult mine;
-    pool_result(c->pool, &mine);
+    SearchResult played; /* rank 0's, then the winner's */
+    pool_result(c->pool, &played);
     int n = c->size;
     Ballot *ballots = malloc(sizeof(Ballot) * (size_t)n);
     uint64_t nodes = pool_nodes(c->pool);
@@ -412,7 +425,7 @@ void cluster_collect(Cluster *c, Move *best, Move *ponder)
     pthread_mutex_lock(&c->lock);
     for (int r = 1; r < n; r++) {
         Peer *p = &c->peers[r];
-        if (!p->answered && !p->silent && !p->lost) {
+        if (!p->answered && p->started && !p->silent && !p->lost) {
             p->silent = true;
             if (nlate < 16)
                 late[nlate++] = r;
@@ -422,28 +435,29 @@ void cluster_collect(Cluster *c, Move *best, Move *ponder)
             ballots[r] = p->answered ? (Ballot){p->result.r.move, p->result.r.score, p->result.r.depth}
                                      : (Ballot){MOVE_NONE, 0, 0};
     }
-    bool vote = c->vote;
+    bool vote = c->vote, one_line = c->one_line;
     c->searching = false;
     pthread_mutex_unlock(&c->lock);
     for (int i = 0; i < nlate; i++)
         say(c, "cluster: rank %d did not answer the stop within %d ms; its vote is left out", late[i],
             CLUSTER_ANSWER_MS);
-    if (!ballots || !vote || !*best) {
-        free(ballots);
-        return;
+    int w = 0;
+    if (ballots && vote && *best) {
+        ballots[0] = (Ballot){played.move, played.score, played.depth};
+        w = search_vote(ballots, n);
     }
-    ballots[0] = (Ballot){mine.move, mine.score, mine.depth};
-    int w = search_vote(ballots, n);
     free(ballots);
-    if (w == 0)
-        return;
-    pthread_mutex_lock(&c->lock);
-    SearchResult won = c->peers[w].result.r;
-    pthread_mutex_unlock(&c->lock);
-    const SearchResult *r = &won;
-    *best = r->move;
-    *ponder = r->ponder;
-    if (c->cb->info) {
+    const SearchResult *r = &played;
+    if (w) {
+        pthread_mutex_lock(&c->lock);
+        played = c->peers[w].result.r;
+        pthread_mutex_unlock(&c->lock);
+        *best = r->move;
+        *ponder = r->ponder;
+    }
+    /* The line of the move played, with the nodes of every rank: the
+     * GUI's last word on the search. */
+    if (c->cb->info && one_line && *best && r->depth > 0) {
         SearchInfo info;
         memset(&info, 0, sizeof info);
         info.depth = r->depth;
@@ -474,15 +488,23 @@ bool cluster_end_job(void)
         free(buf);
         return false;
     }
-    for (int r = 1; r < n; r++)
-        comm_send(r, CM_END, NULL, 0);
-    int64_t deadline = now_ms() + CLUSTER_BYE_MS;
     int left = n - 1;
-    while (left && now_ms() < deadline && !terminated) {
-        int from, tag;
+    bool quiet = false, unreachable = false;
+    for (int r = 1; r < n; r++) {
+        quiet |= left_out && left_out[r];
+        if (!comm_send(r, COMM_CLUSTER, CM_END, NULL, 0)) {
+            fprintf(stderr, "chuhan: rank %d cannot be reached (it died or hangs)\n", r);
+            unreachable = true;
+        }
+    }
+    /* A rank left out is waited for less; one that cannot be reached, not
+     * at all: the job cannot end cleanly. */
+    int64_t start = now_ms(), wait = unreachable ? 0 : quiet ? CLUSTER_BYE_SILENT_MS : CLUSTER_BYE_MS;
+    while (left > 0 && !terminated && now_ms() - start < wait) {
+        int from, type;
         long len;
-        while ((len = comm_poll(&from, &tag, buf, COMM_MAX_MESSAGE)) >= 0)
-            if (tag == CM_BYE && from > 0 && from < n && !bye[from]) {
+        while ((len = comm_poll(COMM_CLUSTER, &from, &type, buf, COMM_MAX_MESSAGE)) >= 0)
+            if (type == CM_BYE && from > 0 && from < n && !bye[from]) {
                 bye[from] = true;
                 left--;
             }
@@ -491,11 +513,14 @@ bool cluster_end_job(void)
     }
     if (terminated)
         fprintf(stderr, "chuhan: the MPI runtime ended the job (a rank died, or mpirun was stopped)\n");
-    else
+    else if (!unreachable)
         for (int r = 1; r < n; r++)
             if (!bye[r])
-                fprintf(stderr, "chuhan: rank %d did not answer the end of the job within %d ms\n", r, CLUSTER_BYE_MS);
+                fprintf(stderr, "chuhan: rank %d did not answer the end of the job%s\n", r,
+                        left_out && left_out[r] ? " (it was left out: it died or hangs)" : "");
     free(bye);
     free(buf);
-    return left == 0;
+    free(left_out);
+    left_out = NULL;
+    return left == 0 && !terminated && !unreachable;
 }

@@ -12,7 +12,9 @@
  * Rank 0 never waits on a rank for long: one that has not been heard from
  * for CLUSTER_SILENT_MS, or does not answer a stop within
  * CLUSTER_ANSWER_MS, is reported and left out (until it speaks again), and
- * the move comes from the ranks that answered.  When the MPI runtime ends
+ * the move comes from the ranks that answered.  (A rank is waited for once
+ * it has said hello: one still starting is not.)  At the end, a rank that
+ * does not say goodbye makes rank 0 end the job by MPI_Abort.  When the MPI runtime ends
  * the job (mpirun kills every rank when one dies), rank 0 reports it, plays
  * the move of the running search, and exits.
  *
@@ -26,7 +28,8 @@
 
 #define CLUSTER_SILENT_MS 1000 /* a searching rank sends its nodes every 50 ms */
 #define CLUSTER_ANSWER_MS 1000 /* for the results after a stop */
-#define CLUSTER_BYE_MS 3000    /* for every rank to answer the end of the job */
+#define CLUSTER_BYE_MS 10000   /* for every rank to answer the end of the job */
+#define CLUSTER_BYE_SILENT_MS 2000 /* the same when a rank was left out */
 
 typedef struct Cluster Cluster;
 
@@ -63,9 +66,10 @@ void cluster_collect(Cluster *c, Move *best, Move *ponder);
 /* Ranks > 0: serve rank 0's engine until rank 0 ends the job; the exit
  * status. */
 int cluster_serve(void);
-/* Rank 0, at its end: tell every rank, and wait up to CLUSTER_BYE_MS for
- * their goodbyes; false (and a message on standard error) when some did
- * not answer.  True at once in a job of one. */
+/* Rank 0, at its end: tell every rank, and wait up to CLUSTER_BYE_MS
+ * (CLUSTER_BYE_SILENT_MS when one was left out) for their goodbyes; false
+ * (and a message on standard error) when some did not answer.  True at
+ * once in a job of one. */
 bool cluster_end_job(void);
 
 #endif

@@ -10,9 +10,9 @@
 #include "comm.h"
 #include "search/tt_share.h"
 
-/* The messages, by tag.  Rank 0 to the others: OPTION, NEWGAME, GO, STOP,
- * END.  The others to rank 0: HELLO, STATUS, RESULT, TEXT, BYE.  Every
- * rank to every other: TT. */
+/* The messages on the cluster's channel (comm.h), by type.  Rank 0 to
+ * the others: OPTION, NEWGAME, GO, STOP, END.  The others to rank 0:
+ * HELLO, STATUS, RESULT, TEXT, BYE.  Every rank to every other: TT. */
 enum {
     CM_HELLO = 1, /* Hello: this rank serves */
     CM_OPTION,    /* "name\0value\0" */
@@ -25,7 +25,6 @@ enum {
     CM_TEXT,      /* a line to report (an error on that rank) */
     CM_END,       /* nothing: the job ends */
     CM_BYE,       /* nothing: the answer to END */
-    CM_LAST = CM_BYE /* tags above are free for other users of comm.h */
 };
 
 /* The ranks run one build: rank 0 checks it by the messages' version and

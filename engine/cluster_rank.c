@@ -33,7 +33,7 @@ static void tell(const char *fmt, ...)
     va_start(ap, fmt);
     int n = vsnprintf(text, sizeof text, fmt, ap);
     va_end(ap);
-    comm_send(0, CM_TEXT, text, n < 0 ? 0 : (size_t)n < sizeof text ? (size_t)n : sizeof text - 1);
+    comm_send(0, COMM_CLUSTER, CM_TEXT, text, n < 0 ? 0 : (size_t)n < sizeof text ? (size_t)n : sizeof text - 1);
 }
 
 static void on_message(void *ctx, const char *text)
@@ -52,7 +52,7 @@ static void on_bestmove(void *ctx, Move best, Move ponder)
     res.id = atomic_load(&k->id);
     res.nodes = pool_nodes(engine_threads(k->e));
     pool_result(engine_threads(k->e), &res.r);
-    comm_send(0, CM_RESULT, &res, sizeof res);
+    comm_send(0, COMM_CLUSTER, CM_RESULT, &res, sizeof res);
     atomic_store(&k->searching, false);
 }
 
@@ -91,7 +91,7 @@ static void go(Rank *k, const GoMessage *g, long len)
     none.id = g->id;
     if (g->nmoves < 0 || g->nmoves > MAX_GAME_PLY
         || len != (long)(offsetof(GoMessage, moves) + sizeof(Move) * (size_t)g->nmoves) || !ready(k)) {
-        comm_send(0, CM_RESULT, &none, sizeof none);
+        comm_send(0, COMM_CLUSTER, CM_RESULT, &none, sizeof none);
         return;
     }
     settle(k);
@@ -104,7 +104,7 @@ static void go(Rank *k, const GoMessage *g, long len)
         if (!(ok = engine_push_move(k->e, g->moves[i])))
             tell("search %u: move %d of the game is illegal here", g->id, i + 1);
     if (!ok) {
-        comm_send(0, CM_RESULT, &none, sizeof none);
+        comm_send(0, COMM_CLUSTER, CM_RESULT, &none, sizeof none);
         return;
     }
     atomic_store(&k->id, g->id);
@@ -136,30 +136,30 @@ int cluster_serve(void)
         free(buf);
         return 1;
     }
-    comm_send(0, CM_HELLO, &CLUSTER_HELLO, sizeof(Hello));
+    comm_send(0, COMM_CLUSTER, CM_HELLO, &CLUSTER_HELLO, sizeof(Hello));
     for (bool end = false; !end;) {
-        int from, tag;
+        int from, type;
         long len;
-        while (!end && (len = comm_poll(&from, &tag, buf, COMM_MAX_MESSAGE)) >= 0) {
-            if (from == 0 && tag == CM_END)
+        while (!end && (len = comm_poll(COMM_CLUSTER, &from, &type, buf, COMM_MAX_MESSAGE)) >= 0) {
+            if (from == 0 && type == CM_END)
                 end = true;
-            else if (from == 0 && tag == CM_GO)
+            else if (from == 0 && type == CM_GO)
                 go(&k, buf, len);
-            else if (from == 0 && tag == CM_STOP && len == sizeof(uint32_t)) {
+            else if (from == 0 && type == CM_STOP && len == sizeof(uint32_t)) {
                 if (k.e && *(uint32_t *)buf == atomic_load(&k.id))
                     engine_stop(k.e);
-            } else if (from == 0 && tag == CM_OPTION)
+            } else if (from == 0 && type == CM_OPTION)
                 set_option(&k, buf, len);
-            else if (from == 0 && tag == CM_NEWGAME) {
+            else if (from == 0 && type == CM_NEWGAME) {
                 if (ready(&k))
                     engine_new_game(k.e);
-            } else if (tag == CM_TT && k.e)
+            } else if (type == CM_TT && k.e)
                 exchange_merge(&k.x, engine_table(k.e), buf, len);
         }
         int64_t now = now_ms();
         if (atomic_load(&k.searching) && now - k.status_ms >= STATUS_MS) {
             Status s = {atomic_load(&k.id), pool_nodes(engine_threads(k.e))};
-            comm_send(0, CM_STATUS, &s, sizeof s);
+            comm_send(0, COMM_CLUSTER, CM_STATUS, &s, sizeof s);
             k.status_ms = now;
         }
         exchange_send(&k.x, NULL);
@@ -169,6 +169,6 @@ int cluster_serve(void)
     engine_free(k.e); /* stops and waits for a search */
     exchange_free(&k.x);
     free(buf);
-    comm_send(0, CM_BYE, NULL, 0);
+    comm_send(0, COMM_CLUSTER, CM_BYE, NULL, 0);
     return 0;
 }

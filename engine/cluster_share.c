@@ -23,7 +23,7 @@ static void flush(Exchange *x, const bool *skip)
 {
     for (int r = 0; r < comm_size(); r++)
         if (r != comm_rank() && !(skip && skip[r]) && comm_pending(r) < CLUSTER_TT_PENDING)
-            comm_send(r, CM_TT, x->batch, sizeof(TTRecord) * (size_t)x->count);
+            comm_send(r, COMM_CLUSTER, CM_TT, x->batch, sizeof(TTRecord) * (size_t)x->count);
     x->sent += (uint64_t)x->count;
     x->count = 0;
 }

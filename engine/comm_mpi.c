@@ -8,6 +8,7 @@
 
 #include <mpi.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,7 +33,7 @@ static struct {
     Send *sends;
     int nsends, cap;
     int *pending; /* by rank */
-    bool *lost;   /* by rank: a send to it failed */
+    bool *lost;   /* by rank: a send to it failed, or given up */
     char name[64];
 } C = {.lock = PTHREAD_MUTEX_INITIALIZER, .size = 1, .name = "one process"};
 
@@ -99,9 +100,13 @@ static void progress(void)
     }
 }
 
-bool comm_send(int to, int tag, const void *data, size_t len)
+/* On the wire a message is its type, 4 bytes, then its data; the channel
+ * is the MPI tag. */
+#define HEADER 4
+
+bool comm_send(int to, int channel, int type, const void *data, size_t len)
 {
-    if (to < 0 || to >= C.size || to == C.rank || tag < 0 || tag > COMM_TAG_MAX || len > COMM_MAX_MESSAGE)
+    if (to < 0 || to >= C.size || to == C.rank || channel < 0 || len > COMM_MAX_MESSAGE - HEADER)
         return false;
     pthread_mutex_lock(&C.lock);
     bool ok = false;
@@ -118,12 +123,15 @@ bool comm_send(int to, int tag, const void *data, size_t len)
         C.sends = grown;
         C.cap = cap;
     }
-    void *copy = malloc(len ? len : 1);
+    char *copy = malloc(HEADER + len);
     if (!copy)
         goto out;
-    memcpy(copy, data, len);
+    int32_t t = type;
+    memcpy(copy, &t, HEADER);
+    if (len)
+        memcpy(copy + HEADER, data, len);
     Send *s = &C.sends[C.nsends];
-    if (MPI_Isend(copy, (int)len, MPI_BYTE, to, tag, MPI_COMM_WORLD, &s->req) != MPI_SUCCESS) {
+    if (MPI_Isend(copy, (int)(HEADER + len), MPI_BYTE, to, channel, MPI_COMM_WORLD, &s->req) != MPI_SUCCESS) {
         C.lost[to] = true;
         free(copy);
         goto out;
@@ -146,7 +154,15 @@ int comm_pending(int to)
     return n;
 }
 
-long comm_poll(int *from, int *tag, void *buf, size_t cap)
+void comm_give_up(int to)
+{
+    pthread_mutex_lock(&C.lock);
+    if (C.active && to >= 0 && to < C.size)
+        C.lost[to] = true;
+    pthread_mutex_unlock(&C.lock);
+}
+
+long comm_poll(int channel, int *from, int *type, void *buf, size_t cap)
 {
     long len = -1;
     pthread_mutex_lock(&C.lock);
@@ -155,22 +171,25 @@ long comm_poll(int *from, int *tag, void *buf, size_t cap)
     progress();
     int flag = 0, count = 0;
     MPI_Status st;
-    if (MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &st) != MPI_SUCCESS || !flag)
+    if (MPI_Iprobe(MPI_ANY_SOURCE, channel, MPI_COMM_WORLD, &flag, &st) != MPI_SUCCESS || !flag)
         goto out;
     MPI_Get_count(&st, MPI_BYTE, &count);
-    if (count < 0 || (size_t)count > cap) {
-        /* Not one of ours: take it and drop it. */
-        void *junk = malloc(count > 0 ? (size_t)count : 1);
-        if (junk)
-            MPI_Recv(junk, count, MPI_BYTE, st.MPI_SOURCE, st.MPI_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-        free(junk);
+    bool fits = count >= HEADER && (size_t)count <= cap;
+    /* One that is not ours (no header, or too long) is taken and dropped. */
+    char *into = fits ? buf : malloc(count > 0 ? (size_t)count : 1);
+    if (!into || MPI_Recv(into, count, MPI_BYTE, st.MPI_SOURCE, channel, MPI_COMM_WORLD, MPI_STATUS_IGNORE)
+                     != MPI_SUCCESS
+        || !fits) {
+        if (!fits)
+            free(into);
         goto out;
     }
-    if (MPI_Recv(buf, count, MPI_BYTE, st.MPI_SOURCE, st.MPI_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE) != MPI_SUCCESS)
-        goto out;
+    int32_t t;
+    memcpy(&t, buf, HEADER);
+    memmove(buf, (char *)buf + HEADER, (size_t)count - HEADER);
     *from = st.MPI_SOURCE;
-    *tag = st.MPI_TAG;
-    len = count;
+    *type = t;
+    len = count - HEADER;
 out:
     pthread_mutex_unlock(&C.lock);
     return len;
