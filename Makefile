@@ -7,7 +7,8 @@
 #   make test-gui         XBoard under Xvfb plays Chuhan against itself; the game is checked
 #   make install PREFIX=/usr/local
 #   make MPI=1            the same ./chuhan against Open MPI, for clusters: mpirun -np N chuhan
-#                         (installs libopenmpi-dev/openmpi-bin if missing); make test-mpi tests it
+#                         (installs libopenmpi-dev/openmpi-bin if missing)
+#   make test-mpi         the MPI build under mpirun -np 2: protocol tests, a match, dead ranks
 # Options: ARCH=native|x86-64|x86-64-popcnt|x86-64-bmi2  PEXT=auto|0|1  MPI=0|1
 #          SANITIZE=address,undefined|thread  DEBUG=1  WERROR=0  CC=clang  BUILD_TAG=name
 
@@ -177,6 +178,20 @@ test-gui: all
 # ------------------------------------------------------------------------------
 
 -include $(LIB_OBJS:.o=.d) $(MAIN_OBJ:.o=.d) $(TEST_OBJS:.o=.d)
+
+# ---- The cluster (make MPI=1, tests/mpi) ----------------------------------------
+# `make test-mpi`: the MPI build (in its own folder; ./chuhan is left alone)
+# under mpirun -np 2: the protocol tests, a match over two ranks, and ranks
+# that die or hang (tests/mpi/cluster-test.sh; logs in build/mpi-test).
+# Installs Open MPI when missing; when it cannot be installed it says
+# "test-mpi: SKIPPED" and exits 77 (.ci/run skips).
+.PHONY: test-mpi test-mpi-run
+test-mpi:
+	@MPI=1 sh tests/deps.sh || { echo "test-mpi: SKIPPED: Open MPI (libopenmpi-dev, openmpi-bin) cannot be installed"; exit 77; }
+	@$(MAKE) --no-print-directory MPI=1 test-mpi-run
+test-mpi-run: $(ENGINE) $(TESTS)
+	bash tests/mpi/cluster-test.sh $(ENGINE) $(TESTS)
+# ------------------------------------------------------------------------------
 
 # ---- Hardening: fuzz targets (tests/fuzz) ------------------------------------
 # `make fuzz`: one libFuzzer binary per target, build/fuzz-.../fuzz-<target>,
