@@ -40,6 +40,7 @@ struct Cluster {
     bool searching;       /* from cluster_go to the end of cluster_collect */
     bool vote;            /* the search votes (one line, no depth limit: as the threads) */
     bool one_line;        /* MultiPV 1 */
+    int64_t answer_ms;    /* how long the results are waited for */
     uint32_t id;          /* the running (or last) search */
     int64_t go_ms;
     bool announced;
@@ -331,8 +332,10 @@ void cluster_new_game(Cluster *c)
         broadcast(c, CM_NEWGAME, NULL, 0);
 }
 
-void cluster_go(Cluster *c, const Position *root, SearchLimits *limits, int multipv)
+void cluster_go(Cluster *c, const Position *root, SearchLimits *limits, const SearchSettings *settings)
 {
+    int multipv = settings->multipv;
+    bool clock = !limits->infinite && (limits->movetime > 0 || limits->time[root->side] >= 0);
     if (!c || !c->on)
         return;
     if (!c->announced) {
@@ -367,6 +370,7 @@ void cluster_go(Cluster *c, const Position *root, SearchLimits *limits, int mult
     c->searching = true;
     c->vote = multipv <= 1 && !limits->depth;
     c->one_line = multipv <= 1;
+    c->answer_ms = clock ? (settings->move_overhead / 2 > 5 ? settings->move_overhead / 2 : 5) : CLUSTER_ANSWER_MS;
     c->go_ms = now;
     for (int r = 1; r < c->size; r++) {
         Peer *p = &c->peers[r];
@@ -404,7 +408,10 @@ void cluster_collect(Cluster *c, Move *best, Move *ponder)
         return;
     broadcast(c, CM_STOP, &id, sizeof id);
 
-    int64_t deadline = now_ms() + CLUSTER_ANSWER_MS;
+    pthread_mutex_lock(&c->lock);
+    int64_t wait = c->answer_ms;
+    pthread_mutex_unlock(&c->lock);
+    int64_t deadline = now_ms() + wait;
     for (;;) {
         bool all = true;
         pthread_mutex_lock(&c->lock);
@@ -425,7 +432,8 @@ void cluster_collect(Cluster *c, Move *best, Move *ponder)
     pthread_mutex_lock(&c->lock);
     for (int r = 1; r < n; r++) {
         Peer *p = &c->peers[r];
-        if (!p->answered && p->started && !p->silent && !p->lost) {
+        /* Late on a clock is only late; a second without an answer is silence. */
+        if (!p->answered && p->started && !p->silent && !p->lost && wait >= CLUSTER_ANSWER_MS) {
             p->silent = true;
             if (nlate < 16)
                 late[nlate++] = r;

@@ -27,7 +27,7 @@
 #include "search/threads.h"
 
 #define CLUSTER_SILENT_MS 1000 /* a searching rank sends its nodes every 50 ms */
-#define CLUSTER_ANSWER_MS 1000 /* for the results after a stop */
+#define CLUSTER_ANSWER_MS 1000 /* for the results after a stop (on a clock: see cluster_go) */
 #define CLUSTER_BYE_MS 10000   /* for every rank to answer the end of the job */
 #define CLUSTER_BYE_SILENT_MS 2000 /* the same when a rank was left out */
 
@@ -51,8 +51,10 @@ void cluster_option(Cluster *c, const char *name, const char *value);
 void cluster_new_game(Cluster *c);
 /* A search of root starts: the other ranks search it too.  *limits
  * becomes rank 0's share of them (a node limit is split among the ranks).
- * With one line (multipv 1) and no depth limit the ranks vote. */
-void cluster_go(Cluster *c, const Position *root, SearchLimits *limits, int multipv);
+ * With one line (MultiPV 1) and no depth limit the ranks vote.  On a
+ * clock the results are waited for only half the move overhead (the time
+ * kept back for such things): a late rank's vote is left out. */
+void cluster_go(Cluster *c, const Position *root, SearchLimits *limits, const SearchSettings *settings);
 /* Nodes of the other ranks in the running search, as last reported. */
 uint64_t cluster_nodes(Cluster *c);
 /* Rank 0's search has ended with *best (from its bestmove report, on the

@@ -343,12 +343,16 @@ static void on_bestmove(void *ctx, Move best, Move ponder)
 }
 
 /* A search of the game under limits, reporting to report. */
-static void start(Engine *e, const EngineLimits *limits, const SearchReport *report)
+static SearchSettings settings(const Engine *e)
 {
     EngineRules rules = engine_rules(e);
-    SearchSettings settings = {(int)e->value[O_MULTIPV], rules.rule, rules.sixty_move_plies,
-                               e->value[O_MOVE_OVERHEAD]};
-    pool_start(e->pool, &e->tt, &e->root, limits, &settings, report);
+    return (SearchSettings){(int)e->value[O_MULTIPV], rules.rule, rules.sixty_move_plies, e->value[O_MOVE_OVERHEAD]};
+}
+
+static void start(Engine *e, const EngineLimits *limits, const SearchReport *report)
+{
+    SearchSettings s = settings(e);
+    pool_start(e->pool, &e->tt, &e->root, limits, &s, report);
 }
 
 /* A book move for the game position, or MOVE_NONE: only for a normal timed
@@ -398,7 +402,8 @@ void engine_go(Engine *e, const EngineLimits *limits)
         return;
     }
     EngineLimits mine = *limits;
-    cluster_go(e->cluster, &e->root, &mine, (int)e->value[O_MULTIPV]);
+    SearchSettings s = settings(e);
+    cluster_go(e->cluster, &e->root, &mine, &s);
     start(e, &mine, &(SearchReport){e->cb.info ? on_info : NULL, on_bestmove, e});
 }
 
