@@ -256,7 +256,6 @@ Cluster *cluster_attach(TT *tt, ThreadPool *pool, const EngineCallbacks *cb, cha
         snprintf(err, errlen, "cannot start the cluster's thread");
         goto fail;
     }
-    tt->share = c->x.share;
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_sigterm;
@@ -306,7 +305,6 @@ void cluster_use(Cluster *c, bool on)
         return;
     pthread_mutex_lock(&c->lock);
     c->on = on;
-    c->tt->share = on ? c->x.share : NULL;
     pthread_mutex_unlock(&c->lock);
 }
 
@@ -324,6 +322,9 @@ void cluster_option(Cluster *c, const char *name, const char *value)
     memcpy(msg, name, n + 1);
     memcpy(msg + n + 1, value ? value : "", v + 1);
     broadcast(c, CM_OPTION, msg, n + v + 2);
+    char text[256];
+    if (!strcasecmp(name, "Threads") && value && cluster_cores_warning(atol(value), text, sizeof text))
+        say(c, "rank 0: %s", text);
 }
 
 void cluster_new_game(Cluster *c)
@@ -368,6 +369,7 @@ void cluster_go(Cluster *c, const Position *root, SearchLimits *limits, const Se
     pthread_mutex_lock(&c->lock);
     g->id = ++c->id;
     c->searching = true;
+    c->tt->share = c->x.share; /* this search's deep entries go to the others */
     c->vote = multipv <= 1 && !limits->depth;
     c->one_line = multipv <= 1;
     c->answer_ms = clock ? (settings->move_overhead / 2 > 5 ? settings->move_overhead / 2 : 5) : CLUSTER_ANSWER_MS;
@@ -445,6 +447,7 @@ void cluster_collect(Cluster *c, Move *best, Move *ponder)
     }
     bool vote = c->vote, one_line = c->one_line;
     c->searching = false;
+    c->tt->share = NULL;
     pthread_mutex_unlock(&c->lock);
     for (int i = 0; i < nlate; i++)
         say(c, "cluster: rank %d did not answer the stop within %d ms; its vote is left out", late[i],

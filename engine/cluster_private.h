@@ -82,5 +82,9 @@ void exchange_merge(Exchange *x, TT *tt, const void *msg, long len);
 
 /* Sleep about 1 ms: how often the ranks look for messages. */
 void cluster_nap(void);
+/* A warning when `threads` search threads would share fewer cores (the
+ * ones this process may run on: mpirun binds each rank to a core unless
+ * told --bind-to none), into text; false when there are enough. */
+bool cluster_cores_warning(long threads, char *text, size_t len);
 
 #endif

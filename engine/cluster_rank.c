@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "cluster_private.h"
 #include "engine/util/clock.h"
@@ -124,6 +125,8 @@ static void set_option(Rank *k, const char *msg, long len)
     char err[256];
     if (!engine_set_option(k->e, name, value, err, sizeof err))
         tell("setoption %s: %s", name, err);
+    else if (!strcasecmp(name, "Threads") && cluster_cores_warning(atol(value), err, sizeof err))
+        tell("%s", err);
 }
 
 int cluster_serve(void)

@@ -1,4 +1,8 @@
-/* The table entries every rank of a cluster sends the others. */
+/* The table entries every rank of a cluster sends the others, and the
+ * little both sides of the cluster share. */
+#define _GNU_SOURCE /* sched_getaffinity */
+#include <sched.h>
+#include <stdio.h>
 #include <time.h>
 
 #include "cluster_private.h"
@@ -74,3 +78,18 @@ void exchange_merge(Exchange *x, TT *tt, const void *msg, long len)
 }
 
 void cluster_nap(void) { nanosleep(&(struct timespec){0, 1000000}, NULL); }
+
+bool cluster_cores_warning(long threads, char *text, size_t len)
+{
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set))
+        return false;
+    int cores = CPU_COUNT(&set);
+    if (threads <= cores)
+        return false;
+    snprintf(text, len,
+             "%ld threads on %d core%s: mpirun binds each rank to cores (run it with --bind-to none, or give "
+             "each rank its cores with --map-by ppr:1:node:pe=N)",
+             threads, cores, cores == 1 ? "" : "s");
+    return true;
+}

@@ -26,14 +26,15 @@ failures=0
 fail() { say "FAILED: $*"; failures=$((failures + 1)); }
 
 # mpirun as root needs its consent; --oversubscribe lets 2 ranks run on a
-# machine with fewer cores; shared-memory messages are copied through the
-# shared segment (the single-copy mechanism, CMA, needs ptrace rights that
-# containers often lack).
+# machine with fewer cores, --bind-to none lets a rank's threads use every
+# core (mpirun binds a rank to one core by default); shared-memory messages
+# are copied through the shared segment (the single-copy mechanism, CMA,
+# needs ptrace rights that containers often lack).
 if [ "$(id -u)" = 0 ]; then
     export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 fi
 export OMPI_MCA_btl_vader_single_copy_mechanism=none
-MPIRUN=(mpirun --oversubscribe -np 2)
+MPIRUN=(mpirun --oversubscribe --bind-to none -np 2)
 WRAPPER=$OUT/chuhan-np2
 printf '#!/bin/sh\nexec %s %s "$@"\n' "${MPIRUN[*]}" "$ENGINE" >"$WRAPPER"
 chmod +x "$WRAPPER"
@@ -80,7 +81,7 @@ session() {
     local fifo=$OUT/$name.in log=$OUT/$name.out
     rm -f "$fifo" "$log"
     mkfifo "$fifo"
-    mpirun "$@" --oversubscribe -np 2 "$ENGINE" <"$fifo" >"$log" 2>"$OUT/$name.err" &
+    mpirun "$@" "${MPIRUN[@]:1}" "$ENGINE" <"$fifo" >"$log" 2>"$OUT/$name.err" &
     local job=$!
     exec 3>"$fifo"
     trap '' PIPE
