@@ -228,6 +228,21 @@ static void *courier_main(void *arg)
 
 /* ---- rank 0's engine ---- */
 
+/* What cluster_attach made, and the claim. */
+static void release(Cluster *c)
+{
+    if (c) {
+        exchange_free(&c->x);
+        pthread_mutex_destroy(&c->lock);
+        free(c->peers);
+        free(c->scratch);
+        free(c->go);
+        free(c->buf);
+        free(c);
+    }
+    atomic_store(&claimed, false);
+}
+
 Cluster *cluster_attach(TT *tt, ThreadPool *pool, const EngineCallbacks *cb, char *err, size_t errlen)
 {
     if (comm_size() < 2 || comm_rank() != 0 || atomic_exchange(&claimed, true))
@@ -264,15 +279,7 @@ Cluster *cluster_attach(TT *tt, ThreadPool *pool, const EngineCallbacks *cb, cha
     sigaction(SIGTERM, &sa, NULL);
     return c;
 fail:
-    if (c) {
-        exchange_free(&c->x);
-        free(c->peers);
-        free(c->scratch);
-        free(c->go);
-        free(c->buf);
-        free(c);
-    }
-    atomic_store(&claimed, false);
+    release(c);
     return NULL;
 }
 
@@ -287,14 +294,7 @@ void cluster_detach(Cluster *c)
     for (int r = 1; r < c->size && left_out; r++)
         left_out[r] = c->peers[r].silent || c->peers[r].lost;
     c->tt->share = NULL;
-    exchange_free(&c->x);
-    pthread_mutex_destroy(&c->lock);
-    free(c->peers);
-    free(c->scratch);
-    free(c->go);
-    free(c->buf);
-    free(c);
-    atomic_store(&claimed, false);
+    release(c);
 }
 
 int cluster_size(const Cluster *c) { return c ? c->size : 1; }
