@@ -164,12 +164,16 @@ bool proto_option_words(char **tok, int n, int start, bool nocase, char *name, s
     return *name != 0;
 }
 
-bool proto_take_number(char **tok, int n, int *i, int64_t min, int64_t max, int64_t *out)
+bool proto_go_number(Output *out, const char *refusal, char **tok, int n, int *i, int64_t min, int64_t max,
+                     int64_t *value)
 {
-    if (*i + 1 >= n || !num_clamp(tok[*i + 1], min, max, out))
-        return false;
-    (*i)++;
-    return true;
+    if (*i + 1 < n && num_clamp(tok[*i + 1], min, max, value)) {
+        (*i)++;
+        return true;
+    }
+    char shown[65];
+    out_line(out, "%s go: '%s' needs a number", refusal, text_printable(shown, sizeof shown, tok[*i]));
+    return false;
 }
 
 void proto_pv_text(const EngineInfo *info, bool rank1, char *out)

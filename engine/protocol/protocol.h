@@ -67,9 +67,11 @@ bool proto_position_words(char **tok, int n, int start, bool nocase, char *fen, 
 bool proto_option_words(char **tok, int n, int start, bool nocase, char *name, size_t namelen, char *value,
                         size_t valuelen, bool *has_value);
 
-/* The number after tok[*i] (a protocol number: clamped into [min, max]),
- * *i moved onto it; false when there is none. */
-bool proto_take_number(char **tok, int n, int *i, int64_t min, int64_t max, int64_t *out);
+/* The number after the go parameter tok[*i] (clamped into [min, max]), *i
+ * moved onto it; when there is none, "<refusal> go: 'PARAMETER' needs a
+ * number" to out and false. */
+bool proto_go_number(Output *out, const char *refusal, char **tok, int n, int *i, int64_t min, int64_t max,
+                     int64_t *value);
 
 /* Room for the text of any principal variation. */
 #define PV_TEXT_MAX (MAX_PLY * 6 + 8)

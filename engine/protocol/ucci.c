@@ -466,13 +466,10 @@ static bool parse_time(const Ucci *u, const char *text, int64_t *ms)
     return true;
 }
 
-static bool go_number(Ucci *u, char **tok, int n, int *i, int64_t min, int64_t max, int64_t *out)
+/* The number after a go parameter (protocol.c), refused in UCCI's words. */
+static bool go_number(Ucci *u, char **tok, int n, int *i, int64_t min, int64_t max, int64_t *v)
 {
-    if (proto_take_number(tok, n, i, min, max, out))
-        return true;
-    char s[65];
-    out_line(u->out, "info message go: '%s' needs a number", shown(tok[*i], s));
-    return false;
+    return proto_go_number(u->out, "info message", tok, n, i, min, max, v);
 }
 
 static bool go_time(Ucci *u, char **tok, int n, int *i, int64_t *out)

@@ -163,13 +163,10 @@ static void cmd_position(Uci *u, char **tok, int n, int start)
         out_line(u->out, "info string position: %s; position unchanged", err);
 }
 
-static bool go_number(Uci *u, char **tok, int n, int *i, int64_t min, int64_t max, int64_t *out)
+/* The number after a go parameter (protocol.c), refused in UCI's words. */
+static bool go_number(Uci *u, char **tok, int n, int *i, int64_t min, int64_t max, int64_t *v)
 {
-    if (proto_take_number(tok, n, i, min, max, out))
-        return true;
-    char shown[65];
-    out_line(u->out, "info string go: '%s' needs a number", text_printable(shown, sizeof shown, tok[*i]));
-    return false;
+    return proto_go_number(u->out, "info string", tok, n, i, min, max, v);
 }
 
 static void cmd_go(Uci *u, char **tok, int n)

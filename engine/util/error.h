@@ -1,7 +1,7 @@
 /* Error messages for the caller.  A function that can fail takes a buffer
  * (err, errlen) and writes why into it; NULL or 0 bytes: not wanted. */
-#ifndef CHUHAN_ERROR_H
-#define CHUHAN_ERROR_H
+#ifndef CHUHAN_UTIL_ERROR_H
+#define CHUHAN_UTIL_ERROR_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -4,8 +4,8 @@
  * freed multi-MB blocks in its heap, and an engine left running for days in
  * a GUI that changes its options would hold the largest size it ever had
  * (and more, fragmented).  The pages come zeroed. */
-#ifndef CHUHAN_SEARCH_PAGES_H
-#define CHUHAN_SEARCH_PAGES_H
+#ifndef CHUHAN_UTIL_PAGES_H
+#define CHUHAN_UTIL_PAGES_H
 
 #include <stdbool.h>
 #include <stddef.h>
