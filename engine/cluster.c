@@ -45,7 +45,6 @@ struct Cluster {
     int64_t go_ms;
     bool announced;
     Peer *peers; /* by rank; [0] unused */
-    bool *skip;  /* by rank: no table entries to it */
     Position *scratch;
     GoMessage *go;
     void *buf; /* COMM_MAX_MESSAGE, the courier's */
@@ -111,7 +110,8 @@ static void take(Cluster *c, int from, int type, const void *msg, long len)
     p->heard_ms = now;
     p->started = true;
     bool back = p->silent && !p->lost;
-    p->silent = false;
+    if (back)
+        p->silent = false;
     pthread_mutex_unlock(&c->lock);
     if (back)
         say(c, "cluster: rank %d answers again", from);
