@@ -6,7 +6,10 @@
 #   make perft-full       every depth of every perft reference position
 #   make test-gui         XBoard under Xvfb plays Chuhan against itself; the game is checked
 #   make install PREFIX=/usr/local
-# Options: ARCH=native|x86-64|x86-64-popcnt|x86-64-bmi2  PEXT=auto|0|1
+#   make MPI=1            the same ./chuhan against Open MPI, for clusters: mpirun -np N chuhan
+#                         (installs libopenmpi-dev/openmpi-bin if missing)
+#   make test-mpi         the MPI build under mpirun -np 2: protocol tests, a match, dead ranks
+# Options: ARCH=native|x86-64|x86-64-popcnt|x86-64-bmi2  PEXT=auto|0|1  MPI=0|1
 #          SANITIZE=address,undefined|thread  DEBUG=1  WERROR=0  CC=clang  BUILD_TAG=name
 
 ARCH     ?= native
@@ -16,6 +19,7 @@ DEBUG    ?= 0
 WERROR   ?= 1
 PREFIX   ?= /usr/local
 CC       ?= cc
+MPI      ?= 0
 
 ifeq ($(ARCH),native)
   ARCH_FLAGS := -march=native
@@ -62,18 +66,30 @@ endif
 
 override CFLAGS := $(CFLAGS_BASE) $(ARCH_FLAGS) $(OPT) -I. $(EXTRA_CFLAGS)
 LDFLAGS_ALL := -pthread $(if $(SANITIZE),-fsanitize=$(SANITIZE)) $(LDFLAGS)
-LIBS := -lzstd -lm
+# MPI=1: engine/comm_mpi.c in place of engine/comm_none.c (the one file
+# that knows MPI), compiled and linked with the flags of Open MPI's
+# wrapper, read when first used: after `deps` has installed it.
+MPI_CFLAGS = $(shell mpicc --showme:compile)
+MPI_LIBS = $(if $(filter 1,$(MPI)),$(shell mpicc --showme:link))
+LIBS = -lzstd -lm $(MPI_LIBS)
+ifeq ($(MPI),1)
+  COMM_OUT := engine/comm_none.c
+else ifeq ($(MPI),0)
+  COMM_OUT := engine/comm_mpi.c
+else
+  $(error MPI must be 0 or 1, not '$(MPI)')
+endif
 
 # One build folder per configuration, so sanitizer and release objects never mix.
 comma := ,
-CONFIG := $(notdir $(firstword $(CC)))-$(ARCH)$(if $(filter 1,$(USE_PEXT)),-pext)$(if $(SANITIZE),-$(subst $(comma),-,$(SANITIZE)))$(if $(filter 1,$(DEBUG)),-debug)
+CONFIG := $(notdir $(firstword $(CC)))-$(ARCH)$(if $(filter 1,$(USE_PEXT)),-pext)$(if $(filter 1,$(MPI)),-mpi)$(if $(SANITIZE),-$(subst $(comma),-,$(SANITIZE)))$(if $(filter 1,$(DEBUG)),-debug)
 # BUILD_TAG=name keeps a separate build folder (and leaves ./chuhan alone),
 # for several builds of one tree at once.
 BUILD_TAG ?=
 BUILD := build/$(CONFIG)$(if $(BUILD_TAG),-$(BUILD_TAG))
 
 SRC_DIRS := engine engine/util engine/board engine/rules engine/records engine/protocol search eval book bench
-SRCS := $(foreach d,$(SRC_DIRS),$(wildcard $(d)/*.c))
+SRCS := $(filter-out $(COMM_OUT),$(foreach d,$(SRC_DIRS),$(wildcard $(d)/*.c)))
 MAIN_SRC := engine/main.c
 LIB_SRCS := $(filter-out $(MAIN_SRC),$(SRCS))
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o)
@@ -93,13 +109,14 @@ ifeq ($(SANITIZE)$(BUILD_TAG),)
 endif
 
 deps:
-	@sh tests/deps.sh
+	@MPI=$(MPI) sh tests/deps.sh
 # Under make -j the compilers wait for the libraries' headers.
 $(LIB_OBJS) $(MAIN_OBJ) $(TEST_OBJS): | deps
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -c $< -o $@
+	$(CC) $(CFLAGS) $(COMM_CFLAGS) -c $< -o $@
+$(BUILD)/engine/comm_mpi.o: COMM_CFLAGS = $(MPI_CFLAGS)
 
 $(ENGINE): $(LIB_OBJS) $(MAIN_OBJ)
 	$(CC) $^ -o $@ $(LDFLAGS_ALL) $(LIBS)
@@ -161,6 +178,20 @@ test-gui: all
 # ------------------------------------------------------------------------------
 
 -include $(LIB_OBJS:.o=.d) $(MAIN_OBJ:.o=.d) $(TEST_OBJS:.o=.d)
+
+# ---- The cluster (make MPI=1, tests/mpi) ----------------------------------------
+# `make test-mpi`: the MPI build (in its own folder; ./chuhan is left alone)
+# under mpirun -np 2: the protocol tests, a match over two ranks, and ranks
+# that die or hang (tests/mpi/cluster-test.sh; logs in build/mpi-test).
+# Installs Open MPI when missing; when it cannot be installed it says
+# "test-mpi: SKIPPED" and exits 77 (.ci/run skips).
+.PHONY: test-mpi test-mpi-run
+test-mpi:
+	@MPI=1 sh tests/deps.sh || { echo "test-mpi: SKIPPED: Open MPI (libopenmpi-dev, openmpi-bin) cannot be installed"; exit 77; }
+	@$(MAKE) --no-print-directory MPI=1 test-mpi-run
+test-mpi-run: $(ENGINE) $(TESTS)
+	bash tests/mpi/cluster-test.sh $(ENGINE) $(TESTS)
+# ------------------------------------------------------------------------------
 
 # ---- Hardening: fuzz targets (tests/fuzz) ------------------------------------
 # `make fuzz`: one libFuzzer binary per target, build/fuzz-.../fuzz-<target>,

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "engine/comm.h"
 #include "engine/util/clock.h"
 #include "engine/util/error.h"
 #include "engine/util/rng.h"
@@ -45,7 +46,7 @@ static void progress_line(Match *m, const GameRecord *rec)
     fflush(cfg->out);
 }
 
-static void record_game(Match *m, GameRecord *rec)
+void match_record_game(Match *m, GameRecord *rec)
 {
     MatchResult *r = m->res;
     pthread_mutex_lock(&m->lock);
@@ -98,20 +99,36 @@ static void record_game(Match *m, GameRecord *rec)
     pthread_mutex_unlock(&m->lock);
 }
 
+long match_take_game(Match *m)
+{
+    pthread_mutex_lock(&m->lock);
+    long g = m->stop || m->next >= m->total ? -1 : m->next++;
+    pthread_mutex_unlock(&m->lock);
+    return g;
+}
+
+bool match_stopped(Match *m)
+{
+    pthread_mutex_lock(&m->lock);
+    bool stop = m->stop;
+    pthread_mutex_unlock(&m->lock);
+    return stop;
+}
+
 static void *worker_main(void *arg)
 {
     Worker *w = arg;
     Match *m = w->m;
     GameRecord rec = {0};
     for (;;) {
-        pthread_mutex_lock(&m->lock);
-        bool done = m->stop || m->next >= m->total;
-        long g = done ? -1 : m->next++;
-        pthread_mutex_unlock(&m->lock);
-        if (done)
+        long g = m->ranks ? match_ranks_next(m, w) : match_take_game(m);
+        if (g < 0)
             break;
         match_play_game(w, g, &rec);
-        record_game(m, &rec);
+        if (m->ranks)
+            match_ranks_finished(m, &rec);
+        else
+            match_record_game(m, &rec);
     }
     free(rec.pgn.s);
     return NULL;
@@ -149,6 +166,11 @@ bool match_run(const MatchConfig *cfg, MatchResult *res, char *err, size_t errle
         goto out;
     }
     m->total = cfg->games * m->npairs;
+    nworkers = cfg->concurrency < 1 ? 1 : cfg->concurrency;
+    if (nworkers > m->total)
+        nworkers = (int)m->total;
+    if (!(ok = match_ranks_begin(m, nworkers, err, errlen)))
+        goto out;
     for (int e = 0; e < cfg->nengines; e++)
         me_limits_text(&cfg->engines[e].limits, m->tc_text[e], sizeof m->tc_text[e]);
     time_t now = time(NULL);
@@ -193,9 +215,6 @@ bool match_run(const MatchConfig *cfg, MatchResult *res, char *err, size_t errle
         }
     }
 
-    nworkers = cfg->concurrency < 1 ? 1 : cfg->concurrency;
-    if (nworkers > m->total)
-        nworkers = (int)m->total;
     workers = calloc((size_t)nworkers, sizeof *workers);
     if (!workers) {
         ok = err_set(err, errlen, "out of memory");
@@ -203,6 +222,7 @@ bool match_run(const MatchConfig *cfg, MatchResult *res, char *err, size_t errle
     }
     for (int i = 0; i < nworkers; i++) {
         workers[i].m = m;
+        workers[i].index = i;
         workers[i].ref = referee_new(cfg->rule, cfg->sixty_plies, cfg->repeats);
         if (!workers[i].ref) {
             ok = err_set(err, errlen, "out of memory");
@@ -227,6 +247,7 @@ bool match_run(const MatchConfig *cfg, MatchResult *res, char *err, size_t errle
             pthread_join(workers[i].thread, NULL);
         else
             worker_main(&workers[i]); /* could not start a thread: its share is played here */
+    match_ranks_end(m, NULL); /* the other ranks' last games come in */
     res->seconds = (double)(now_ms() - m->t0) / 1000.0;
     if (m->pgn) {
         /* games skipped after an SPRT verdict leave gaps: write the rest in order */
@@ -242,6 +263,7 @@ bool match_run(const MatchConfig *cfg, MatchResult *res, char *err, size_t errle
         }
     }
 out:
+    match_ranks_end(m, ok ? NULL : err);
     if (workers)
         for (int i = 0; i < nworkers; i++)
             worker_free(&workers[i]);
@@ -347,8 +369,11 @@ void match_print_summary(FILE *out, const MatchConfig *cfg, const MatchResult *r
 
 int match_cli(int argc, char **argv)
 {
+    /* Under mpirun every rank runs the match (match_ranks.c); rank 0 alone
+     * speaks and writes the PGN, the others only play. */
+    bool root = comm_rank() == 0;
     if (argc == 0)
-        return match_usage();
+        return root ? match_usage() : 2;
     MatchConfig *cfg = calloc(1, sizeof *cfg);
     MatchResult *res = calloc(1, sizeof *res);
     int status = 1;
@@ -359,7 +384,9 @@ int match_cli(int argc, char **argv)
     }
     match_config_default(cfg);
     if (!match_parse_args(argc, argv, cfg, err, sizeof err)) {
-        if (!strcmp(err, "help"))
+        if (!root)
+            status = 2;
+        else if (!strcmp(err, "help"))
             status = match_usage();
         else {
             fprintf(stderr, "match: %s\n", err);
@@ -367,13 +394,21 @@ int match_cli(int argc, char **argv)
         }
         goto out;
     }
+    if (!root) {
+        cfg->out = NULL;
+        cfg->quiet = true;
+        cfg->pgn[0] = 0;
+    }
     if (!match_run(cfg, res, err, sizeof err)) {
-        fprintf(stderr, "match: %s\n", err);
-        if (res->games)
-            match_print_summary(stdout, cfg, res);
+        if (root) {
+            fprintf(stderr, "match: %s\n", err);
+            if (res->games)
+                match_print_summary(stdout, cfg, res);
+        }
         goto out;
     }
-    match_print_summary(stdout, cfg, res);
+    if (root)
+        match_print_summary(stdout, cfg, res);
     status = 0;
 out:
     free(cfg);

@@ -35,8 +35,11 @@ typedef struct {
     Text pgn;
 } GameRecord;
 
+typedef struct MatchRanks MatchRanks;
+
 typedef struct Match {
     const MatchConfig *cfg;
+    MatchRanks *ranks; /* NULL: one process plays the whole match */
     Opening *openings;
     int nopenings;
     int *order; /* opening order (a permutation with --openings-random) */
@@ -60,6 +63,7 @@ typedef struct Match {
 
 typedef struct {
     Match *m;
+    int index; /* among this process's workers */
     MatchEngine *eng[MATCH_MAX_ENGINES]; /* this worker's own processes, started when first needed */
     Referee *ref;
     Text moves; /* UCI moves so far, for the position command */
@@ -69,6 +73,33 @@ typedef struct {
 
 /* The usage on standard error; 2. */
 int match_usage(void);
+
+/* The next game to play here: -1 when none is left or the match stopped
+ * (match.c, under m->lock). */
+long match_take_game(Match *m);
+bool match_stopped(Match *m);
+/* Count a finished game: the results, the SPRT, the line and the PGN. */
+void match_record_game(Match *m, GameRecord *rec);
+
+/* ---- over the ranks of an MPI job (match_ranks.c) ----
+ * Every rank runs the same match; rank 0 hands out the games one at a
+ * time as each rank's workers ask, records every result (the totals, the
+ * SPRT and the PGN are its own), and tells them when there is no game
+ * left.  A rank not heard from for MATCH_RANK_SILENT_MS is given up and
+ * its unfinished games are played again by the others.  In a job of one
+ * none of this is used (m->ranks NULL). */
+#define MATCH_RANK_SILENT_MS 15000
+/* Join: false with the reason when out of memory. */
+bool match_ranks_begin(Match *m, int nworkers, char *err, size_t errlen);
+/* The next game for worker w, waiting while others may still give one
+ * back: -1 when none is left. */
+long match_ranks_next(Match *m, Worker *w);
+/* A game worker played: recorded (rank 0) or sent to rank 0. */
+void match_ranks_finished(Match *m, GameRecord *rec);
+/* This rank has played its share (failure: why it could not, or NULL);
+ * rank 0 stops the others when it failed, and waits until every rank has
+ * finished or was given up. */
+void match_ranks_end(Match *m, const char *failure);
 
 bool match_load_openings(const char *path, Opening **out, int *count, char *err, size_t errlen);
 /* The opening of game g: from the file, then plies of the book (a

@@ -39,16 +39,6 @@ static int64_t timed_search(Engine *e, SmpCapture *cap, const char *fen, const E
 
 int smp_cli(int argc, char **argv)
 {
-    long threads = 2, ms = 2000, depth = 14, positions = 12;
-    long *targets[] = {&threads, &ms, &depth, &positions};
-    static const long lo[] = {2, 50, 1, 1}, hi[] = {1024, 600000, 60, 1000};
-    for (int i = 0; i < argc && i < 4; i++)
-        if (!num_parse(argv[i], lo[i], hi[i], targets[i])) {
-            fprintf(stderr, "usage: chuhan smp [THREADS=2] [MS=2000] [DEPTH=14] [POSITIONS=12]\n");
-            return 2;
-        }
-    if (positions > BenchCount)
-        positions = BenchCount;
     SmpCapture cap = {.lock = PTHREAD_MUTEX_INITIALIZER};
     EngineCallbacks cb = {smp_info, NULL, NULL, &cap};
     char err[256], tv[16];
@@ -59,17 +49,40 @@ int smp_cli(int argc, char **argv)
         engine_free(e);
         return 1;
     }
+    /* Under mpirun -np N (ranks > 1): one rank against all N, each with
+     * THREADS threads; otherwise one thread against THREADS. */
+    int ranks = engine_ranks(e);
+    long threads = ranks > 1 ? 1 : 2, ms = 2000, depth = 14, positions = 12;
+    long *targets[] = {&threads, &ms, &depth, &positions};
+    const long lo[] = {ranks > 1 ? 1 : 2, 50, 1, 1}, hi[] = {1024, 600000, 60, 1000};
+    for (int i = 0; i < argc && i < 4; i++)
+        if (!num_parse(argv[i], lo[i], hi[i], targets[i])) {
+            fprintf(stderr, "usage: chuhan smp [THREADS=%ld] [MS=2000] [DEPTH=14] [POSITIONS=12]\n", threads);
+            engine_free(e);
+            return 2;
+        }
+    if (positions > BenchCount)
+        positions = BenchCount;
     uint64_t nodes[2] = {0, 0};
     int64_t ttd[2] = {0, 0};
-    long counts[2] = {1, threads};
+    long counts[2] = {ranks > 1 ? threads : 1, threads};
+    const char *what[2] = {ranks > 1 ? "1R" : "1T", ranks > 1 ? "NR" : "NT"};
     printf("%ld positions: %ld ms each for nodes/second, depth %ld for time to depth\n", positions, ms, depth);
-    printf("%-4s %12s %12s %6s   %9s %9s %6s\n", "pos", "nodes 1T", "nodes NT", "ratio", "ms@d 1T", "ms@d NT", "ratio");
+    if (ranks > 1)
+        printf("1R: rank 0 alone, NR: all %d ranks; %ld thread%s each\n", ranks, threads, threads > 1 ? "s" : "");
+    char head[4][16];
+    for (int k = 0; k < 2; k++) {
+        snprintf(head[k], sizeof head[k], "nodes %s", what[k]);
+        snprintf(head[2 + k], sizeof head[2 + k], "ms@d %s", what[k]);
+    }
+    printf("%-4s %12s %12s %6s   %9s %9s %6s\n", "pos", head[0], head[1], "ratio", head[2], head[3], "ratio");
     for (long p = 0; p < positions; p++) {
         uint64_t n[2];
         int64_t t[2];
         for (int k = 0; k < 2; k++) {
             snprintf(tv, sizeof tv, "%ld", counts[k]);
             engine_set_option(e, "Threads", tv, err, sizeof err);
+            engine_use_ranks(e, k == 1);
             EngineLimits lim;
             limits_clear(&lim);
             lim.movetime = ms;
@@ -88,6 +101,13 @@ int smp_cli(int argc, char **argv)
     }
     engine_free(e);
     printf("===========================\n");
+    if (ranks > 1) {
+        printf("ranks                        : %d, %ld thread%s each\n", ranks, threads, threads > 1 ? "s" : "");
+        printf("nodes/second, %d ranks / 1    : %.2f\n", ranks, nodes[0] ? (double)nodes[1] / (double)nodes[0] : 0.0);
+        printf("time to depth %ld, 1 / %d ranks: %.2f\n", depth, ranks,
+               ttd[1] ? (double)ttd[0] / (double)ttd[1] : 0.0);
+        return 0;
+    }
     printf("threads                      : %ld\n", threads);
     printf("nodes/second, %ld threads / 1 : %.2f\n", threads, nodes[0] ? (double)nodes[1] / (double)nodes[0] : 0.0);
     printf("time to depth %ld, 1 / %ld    : %.2f\n", depth, threads, ttd[1] ? (double)ttd[0] / (double)ttd[1] : 0.0);

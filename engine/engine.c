@@ -1,5 +1,6 @@
 /* The engine: options, game position, and the search driven through the
- * thread pool. */
+ * thread pool; in an MPI job, rank 0's engine drives the other ranks'
+ * searches through its cluster (cluster.h). */
 #include "engine.h"
 
 #include <stdio.h>
@@ -8,11 +9,13 @@
 #include <strings.h>
 
 #include "book/book.h"
+#include "cluster.h"
 #include "engine/board/movegen.h"
 #include "engine/rules/rules.h"
 #include "engine/util/clock.h"
 #include "engine/util/num.h"
 #include "eval/eval.h"
+#include "engine_private.h"
 #include "search/threads.h"
 
 enum {
@@ -64,6 +67,7 @@ struct Engine {
     /* bench: a silent search records its move here */
     Move bench_move;
     bool rank1; /* moves in messages with ranks 1-10 */
+    Cluster *cluster; /* NULL: this process searches alone */
 };
 
 int engine_option_count(void) { return O_NB; }
@@ -103,6 +107,15 @@ Engine *engine_new(const EngineCallbacks *cb, char *err, size_t errlen)
         free(e);
         return NULL;
     }
+    if (errlen)
+        err[0] = 0;
+    e->cluster = cluster_attach(&e->tt, e->pool, &e->cb, err, errlen);
+    if (!e->cluster && errlen && err[0]) {
+        pool_free(e->pool);
+        tt_free(&e->tt);
+        free(e);
+        return NULL;
+    }
     return e;
 }
 
@@ -112,6 +125,7 @@ void engine_free(Engine *e)
         return;
     engine_stop(e);
     engine_wait(e);
+    cluster_detach(e->cluster);
     pool_free(e->pool);
     tt_free(&e->tt);
     book_free(e->book);
@@ -135,7 +149,7 @@ static bool load_book(Engine *e, char *err, size_t errlen)
     return true;
 }
 
-bool engine_set_option(Engine *e, const char *name, const char *value, char *err, size_t errlen)
+static bool set_option(Engine *e, const char *name, const char *value, char *err, size_t errlen)
 {
     int i = option_index(name);
     if (i < 0) {
@@ -216,6 +230,14 @@ bool engine_set_option(Engine *e, const char *name, const char *value, char *err
     return true;
 }
 
+bool engine_set_option(Engine *e, const char *name, const char *value, char *err, size_t errlen)
+{
+    if (!set_option(e, name, value, err, errlen))
+        return false;
+    cluster_option(e->cluster, OPTIONS[option_index(name)].name, value);
+    return true;
+}
+
 const char *engine_get_option(Engine *e, const char *name, char *buf, size_t len)
 {
     int i = option_index(name);
@@ -291,6 +313,7 @@ void engine_new_game(Engine *e)
     engine_wait(e);
     tt_clear(&e->tt, pool_size(e->pool));
     pool_new_game(e->pool);
+    cluster_new_game(e->cluster);
 }
 
 EngineRules engine_rules(const Engine *e)
@@ -301,23 +324,35 @@ EngineRules engine_rules(const Engine *e)
 static void on_info(void *ctx, const SearchInfo *info)
 {
     Engine *e = ctx;
+    if (cluster_in_use(e->cluster)) {
+        /* the nodes of every rank */
+        SearchInfo all = *info;
+        all.nodes += cluster_nodes(e->cluster);
+        e->cb.info(e->cb.ctx, &all);
+        return;
+    }
     e->cb.info(e->cb.ctx, info);
 }
 
 static void on_bestmove(void *ctx, Move best, Move ponder)
 {
     Engine *e = ctx;
+    cluster_collect(e->cluster, &best, &ponder);
     if (e->cb.bestmove)
         e->cb.bestmove(e->cb.ctx, best, ponder);
 }
 
 /* A search of the game under limits, reporting to report. */
-static void start(Engine *e, const EngineLimits *limits, const SearchReport *report)
+static SearchSettings settings(const Engine *e)
 {
     EngineRules rules = engine_rules(e);
-    SearchSettings settings = {(int)e->value[O_MULTIPV], rules.rule, rules.sixty_move_plies,
-                               e->value[O_MOVE_OVERHEAD]};
-    pool_start(e->pool, &e->tt, &e->root, limits, &settings, report);
+    return (SearchSettings){(int)e->value[O_MULTIPV], rules.rule, rules.sixty_move_plies, e->value[O_MOVE_OVERHEAD]};
+}
+
+static void start(Engine *e, const EngineLimits *limits, const SearchReport *report)
+{
+    SearchSettings s = settings(e);
+    pool_start(e->pool, &e->tt, &e->root, limits, &s, report);
 }
 
 /* A book move for the game position, or MOVE_NONE: only for a normal timed
@@ -366,7 +401,10 @@ void engine_go(Engine *e, const EngineLimits *limits)
             e->cb.bestmove(e->cb.ctx, bm, ponder);
         return;
     }
-    start(e, limits, &(SearchReport){e->cb.info ? on_info : NULL, on_bestmove, e});
+    EngineLimits mine = *limits;
+    SearchSettings s = settings(e);
+    cluster_go(e->cluster, &e->root, &mine, &s);
+    start(e, &mine, &(SearchReport){e->cb.info ? on_info : NULL, on_bestmove, e});
 }
 
 void engine_stop(Engine *e) { pool_stop(e->pool); }
@@ -376,6 +414,17 @@ bool engine_searching(Engine *e) { return pool_busy(e->pool); }
 bool engine_thinking(Engine *e) { return pool_thinking(e->pool); }
 
 int engine_eval(Engine *e) { return evaluate(&e->root); }
+
+int engine_ranks(const Engine *e) { return cluster_size(e->cluster); }
+
+void engine_use_ranks(Engine *e, bool on)
+{
+    engine_wait(e);
+    cluster_use(e->cluster, on);
+}
+
+TT *engine_table(Engine *e) { return &e->tt; }
+ThreadPool *engine_threads(Engine *e) { return e->pool; }
 
 bool engine_probe(Engine *e, const Position *pos, EngineProbe *out)
 {

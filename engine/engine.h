@@ -87,6 +87,12 @@ typedef struct {
 /* pos NULL: the game's position.  Safe during a search. */
 bool engine_probe(Engine *e, const Position *pos, EngineProbe *out);
 
+/* The ranks of the MPI job that search with this engine (mpirun -np N
+ * chuhan: N on rank 0; otherwise 1), and whether they do: on by default;
+ * off, this rank searches alone (the comparisons of chuhan smp). */
+int engine_ranks(const Engine *e);
+void engine_use_ranks(Engine *e, bool on);
+
 /* Static evaluation of the current position, side to move's view. */
 int engine_eval(Engine *e);
 

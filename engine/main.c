@@ -1,6 +1,8 @@
 /* The command line: with no arguments the engine serves a protocol on
  * stdin, the one its first command names; otherwise the first argument
- * names a tool. */
+ * names a tool.  Under mpirun (a build with MPI=1) rank 0 does that, and
+ * the other ranks serve its engine (engine/cluster.h); a match is played
+ * by every rank, each its share of the games. */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +14,8 @@
 #include "bench/smp.h"
 #include "bench/soak.h"
 #include "book/book.h"
+#include "cluster.h"
+#include "comm.h"
 #include "engine/board/bitboard.h"
 #include "engine/protocol/cecp.h"
 #include "engine/protocol/ucci.h"
@@ -41,9 +45,12 @@ static int usage(void)
 static const struct {
     const char *name;
     int (*run)(int argc, char **argv);
+    bool every_rank; /* in an MPI job, every rank runs it (else rank 0 alone) */
 } COMMANDS[] = {
-    {"perft", perft_cli}, {"magics", magic_cli}, {"bench", bench_cli}, {"smp", smp_cli},   {"judge", rules_judge_cli},
-    {"book", book_cli},   {"pgn", pgn_cli},       {"match", match_cli}, {"tune", tune_cli}, {"soak", soak_cli},
+    {"perft", perft_cli, false}, {"magics", magic_cli, false}, {"bench", bench_cli, false},
+    {"smp", smp_cli, false},     {"judge", rules_judge_cli, false}, {"book", book_cli, false},
+    {"pgn", pgn_cli, false},     {"match", match_cli, true},  {"tune", tune_cli, false},
+    {"soak", soak_cli, false},
 };
 
 /* Serve the protocol the first non-empty line names: ucci, xboard, or UCI,
@@ -84,17 +91,36 @@ static int serve(FILE *in, FILE *out_file)
     return status;
 }
 
-int main(int argc, char **argv)
+/* The command line's job in one process, or this rank's part of it. */
+static int run(int argc, char **argv)
 {
-    char err[300];
-    if (!chuhan_init(err, sizeof err)) {
-        fprintf(stderr, "chuhan: %s\n", err);
-        return 1;
+    int n = (int)(sizeof COMMANDS / sizeof COMMANDS[0]), i = 0;
+    while (argc >= 2 && i < n && strcmp(argv[1], COMMANDS[i].name))
+        i++;
+    if (comm_rank() > 0) {
+        int status = argc >= 2 && i < n && COMMANDS[i].every_rank ? COMMANDS[i].run(argc - 2, argv + 2) : 0;
+        int served = cluster_serve(); /* until rank 0 ends the job */
+        return status ? status : served;
     }
     if (argc < 2)
         return serve(stdin, stdout);
-    for (size_t i = 0; i < sizeof COMMANDS / sizeof COMMANDS[0]; i++)
-        if (!strcmp(argv[1], COMMANDS[i].name))
-            return COMMANDS[i].run(argc - 2, argv + 2);
-    return usage();
+    return i < n ? COMMANDS[i].run(argc - 2, argv + 2) : usage();
+}
+
+int main(int argc, char **argv)
+{
+    char err[300];
+    if (!comm_init(&argc, &argv, err, sizeof err)) {
+        fprintf(stderr, "chuhan: %s\n", err);
+        return 1;
+    }
+    if (!chuhan_init(err, sizeof err)) {
+        fprintf(stderr, "chuhan: %s\n", err);
+        comm_finish(false);
+        return 1;
+    }
+    int status = run(argc, argv);
+    bool clean = comm_rank() > 0 || cluster_end_job();
+    comm_finish(clean);
+    return status;
 }

@@ -13,6 +13,7 @@
 #include "eval/eval.h"
 #include "movepick.h"
 #include "params.h"
+#include "vote.h"
 
 static int Reductions[64][64];
 
@@ -817,48 +818,14 @@ void search_iterate(SearchThread *th)
 
 SearchThread *search_best_thread(SearchShared *sh)
 {
-    SearchThread *best = sh->threads[0];
     if (sh->thread_count == 1 || sh->multipv > 1 || sh->limits.depth)
-        return best;
-    /* Vote: each thread backs its move by its depth and score. */
-    int min_score = VALUE_INFINITE;
-    for (int i = 0; i < sh->thread_count; i++)
-        if (sh->threads[i]->root_count && sh->threads[i]->completed_depth)
-            min_score = min_int(min_score, sh->threads[i]->root_moves[0].score);
-    int64_t votes[MAX_MOVES] = {0};
-    Move moves[MAX_MOVES];
-    int nmoves = 0;
+        return sh->threads[0];
+    Ballot ballots[MAX_THREADS];
     for (int i = 0; i < sh->thread_count; i++) {
-        SearchThread *th = sh->threads[i];
-        if (!th->root_count || !th->completed_depth)
-            continue;
-        Move m = th->root_moves[0].move;
-        int k = 0;
-        while (k < nmoves && moves[k] != m)
-            k++;
-        if (k == nmoves)
-            moves[nmoves++] = m;
-        votes[k] += (int64_t)(th->root_moves[0].score - min_score + 14) * th->completed_depth;
+        const SearchThread *th = sh->threads[i];
+        bool voting = th->root_count && th->completed_depth;
+        ballots[i] = (Ballot){voting ? th->root_moves[0].move : MOVE_NONE, th->root_moves[0].score,
+                              th->completed_depth};
     }
-    int64_t best_votes = -1;
-    for (int i = 0; i < sh->thread_count; i++) {
-        SearchThread *th = sh->threads[i];
-        if (!th->root_count || !th->completed_depth)
-            continue;
-        int score = th->root_moves[0].score, best_score = best->root_moves[0].score;
-        int k = 0;
-        while (moves[k] != th->root_moves[0].move)
-            k++;
-        /* A shorter proven mate always wins the vote. */
-        if (best_score >= VALUE_MATE_IN_MAX_PLY || score >= VALUE_MATE_IN_MAX_PLY) {
-            if (score > best_score) {
-                best = th;
-                best_votes = votes[k];
-            }
-        } else if (votes[k] > best_votes) {
-            best = th;
-            best_votes = votes[k];
-        }
-    }
-    return best;
+    return sh->threads[search_vote(ballots, sh->thread_count)];
 }

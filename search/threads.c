@@ -28,6 +28,7 @@ struct ThreadPool {
     int count;
     bool busy; /* a search is running (until its best move is reported) */
     SearchShared shared;
+    SearchResult result; /* of the last search, written before its move is reported */
     void (*on_bestmove)(void *ctx, Move best, Move ponder);
     void *ctx;
 };
@@ -125,6 +126,15 @@ static void main_search(ThreadPool *pool)
         memcpy(info.pv, rm->pv, sizeof(Move) * (size_t)rm->pv_len);
         sh->on_info(sh->ctx, &info);
     }
+    SearchResult *res = &pool->result;
+    const RootMove *rm = &best->root_moves[0];
+    res->move = move;
+    res->ponder = ponder;
+    res->score = best->root_count ? rm->score : 0;
+    res->depth = best->root_count ? best->completed_depth : 0;
+    res->seldepth = best->root_count ? rm->seldepth : 0;
+    res->pv_len = best->root_count ? rm->pv_len : 0;
+    memcpy(res->pv, rm->pv, sizeof(Move) * (size_t)res->pv_len);
     pool->on_bestmove(pool->ctx, move, ponder);
 }
 
@@ -331,3 +341,5 @@ bool pool_thinking(ThreadPool *pool)
 }
 
 uint64_t pool_nodes(ThreadPool *pool) { return pool->shared.threads ? search_nodes(&pool->shared) : 0; }
+
+void pool_result(ThreadPool *pool, SearchResult *out) { *out = pool->result; }

@@ -52,4 +52,16 @@ bool pool_thinking(ThreadPool *pool);
 /* Nodes of the running or the last search, all threads. */
 uint64_t pool_nodes(ThreadPool *pool);
 
+/* What backs the move a search played (for a vote among several
+ * searches): its line, score and completed depth. */
+typedef struct {
+    Move move, ponder;
+    int score, depth, seldepth;
+    int pv_len;
+    Move pv[MAX_PLY];
+} SearchResult;
+/* The last search's result: ready when its bestmove is reported (inside
+ * that report too), kept until the next search. */
+void pool_result(ThreadPool *pool, SearchResult *out);
+
 #endif

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "engine/util/pages.h"
+#include "tt_share.h"
 
 static inline uint64_t pack(Move move, int value, int eval, int depth, int bound, bool pv, uint8_t gen)
 {
@@ -124,20 +125,21 @@ bool tt_probe(const TT *tt, Key key, TTData *out)
     return false;
 }
 
-void tt_store(TT *tt, Key key, int value, bool pv, int bound, int depth, Move move, int eval)
+/* Where in its cluster an entry for key goes: the entry of the same
+ * position (*old its data), or else the least worth keeping (*old 0). */
+static TTEntry *slot(const TT *tt, Key key, uint64_t *old)
 {
     TTCluster *cl = tt_cluster(tt, key);
     TTEntry *replace = &cl->entry[0];
     int worst = 1 << 30;
-    uint64_t old = 0;
+    *old = 0;
     for (int i = 0; i < TT_CLUSTER_SIZE; i++) {
         TTEntry *e = &cl->entry[i];
         uint64_t data = atomic_load_explicit(&e->data, memory_order_relaxed);
         uint64_t check = atomic_load_explicit(&e->check, memory_order_relaxed);
         if ((check ^ data) == key && data) {
-            replace = e;
-            old = data;
-            break;
+            *old = data;
+            return e;
         }
         /* Prefer to replace shallow entries of older searches. */
         int age = (tt->generation - entry_gen(data)) & 31;
@@ -147,6 +149,19 @@ void tt_store(TT *tt, Key key, int value, bool pv, int bound, int depth, Move mo
             replace = e;
         }
     }
+    return replace;
+}
+
+static inline void write_entry(TTEntry *e, Key key, uint64_t data)
+{
+    atomic_store_explicit(&e->data, data, memory_order_relaxed);
+    atomic_store_explicit(&e->check, key ^ data, memory_order_relaxed);
+}
+
+void tt_store(TT *tt, Key key, int value, bool pv, int bound, int depth, Move move, int eval)
+{
+    uint64_t old;
+    TTEntry *replace = slot(tt, key, &old);
     if (old) {
         /* Same position: keep a deeper entry unless this one is exact. */
         if (!move)
@@ -155,8 +170,22 @@ void tt_store(TT *tt, Key key, int value, bool pv, int bound, int depth, Move mo
             return;
     }
     uint64_t data = pack(move, value, eval, depth, bound, pv, tt->generation);
-    atomic_store_explicit(&replace->data, data, memory_order_relaxed);
-    atomic_store_explicit(&replace->check, key ^ data, memory_order_relaxed);
+    write_entry(replace, key, data);
+    if (tt->share)
+        tt_share_offer(tt->share, key, data, depth);
+}
+
+void tt_merge(TT *tt, const TTRecord *r)
+{
+    uint64_t old;
+    TTEntry *e = slot(tt, r->key, &old);
+    if (old && entry_depth(old) >= entry_depth(r->data))
+        return;
+    uint64_t data = r->data;
+    if (old && !(data & 0xFFFF))
+        data |= old & 0xFFFF; /* keep the move known here */
+    /* Its age is this table's. */
+    write_entry(e, r->key, (data & ~((uint64_t)31 << 59)) | (uint64_t)(tt->generation & 31) << 59);
 }
 
 int tt_hashfull(const TT *tt)

@@ -40,11 +40,20 @@ typedef struct {
 _Static_assert(sizeof(TTEntry) == 16, "a TT entry is two 64-bit words");
 _Static_assert(sizeof(TTCluster) == 64, "a TT cluster is one cache line");
 
+/* An entry as it travels to another process's table (tt_share.h): the
+ * position's key and the data word above. */
+typedef struct {
+    uint64_t key, data;
+} TTRecord;
+
+typedef struct TTShare TTShare;
+
 typedef struct {
     TTCluster *table;
     uint64_t clusters;
     size_t bytes;
     uint8_t generation;
+    TTShare *share; /* NULL (one process): what is stored stays here */
 } TT;
 
 typedef struct {
@@ -64,6 +73,9 @@ void tt_new_search(TT *tt);
 
 bool tt_probe(const TT *tt, Key key, TTData *out);
 void tt_store(TT *tt, Key key, int value, bool pv, int bound, int depth, Move move, int eval);
+/* An entry of another process's table, kept unless this one holds the
+ * position at least as deep; it is not offered again. */
+void tt_merge(TT *tt, const TTRecord *r);
 /* Entries of this search per thousand, from a sample. */
 int tt_hashfull(const TT *tt);
 

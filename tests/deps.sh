@@ -1,6 +1,7 @@
 #!/bin/sh
 # Make sure the libraries the build needs are present: cmocka (tests) and
-# zstd (opening book).  Installs them with apt-get when missing and allowed.
+# zstd (opening book), and with MPI=1 Open MPI (its compiler wrapper, headers
+# and mpirun).  Installs them with apt-get when missing and allowed.
 missing=""
 # have_header H...: the headers, each on its own #include line, preprocess.
 have_header() {
@@ -10,10 +11,16 @@ have_header() {
 have_header zstd.h || missing="$missing libzstd-dev"
 # cmocka.h needs these four before it
 have_header stdarg.h stddef.h setjmp.h stdint.h cmocka.h || missing="$missing libcmocka-dev"
+# Open MPI without the recommended packages (no Fortran compiler, no docs)
+opts=""
+if [ "${MPI:-0}" = 1 ]; then
+    { command -v mpicc && command -v mpirun; } >/dev/null 2>&1 || missing="$missing libopenmpi-dev openmpi-bin"
+    opts="--no-install-recommends"
+fi
 [ -z "$missing" ] && exit 0
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     echo "installing:$missing"
-    (apt-get install -y -q $missing || (apt-get update -q && apt-get install -y -q $missing)) >/dev/null || {
+    (apt-get install -y -q $opts $missing || (apt-get update -q && apt-get install -y -q $opts $missing)) >/dev/null || {
         echo "error: could not install$missing" >&2; exit 1; }
 else
     echo "error: missing packages:$missing (install them with: sudo apt-get install$missing)" >&2

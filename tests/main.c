@@ -2,6 +2,7 @@
  * and the exit status says whether any failed. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/wait.h>
 
 #include "engine/init.h"
@@ -37,12 +38,39 @@ int test_run(const char *cmd, char *out, size_t len)
 
 typedef const struct CMUnitTest *(*TestList)(size_t *count);
 
+/* Is name one of the comma-separated list? */
+static bool in_list(const char *list, const char *name)
+{
+    size_t len = strlen(name);
+    for (const char *p = list; *p;) {
+        size_t n = strcspn(p, ",");
+        if (n == len && !strncmp(p, name, len))
+            return true;
+        p += n + (p[n] == ',');
+    }
+    return false;
+}
+
 int main(int argc, char **argv)
 {
-    static const TestList lists[] = {util_tests,   bitboard_tests, position_tests, movegen_tests, rules_tests,
-                                     notation_tests, book_tests,  search_tests,   uci_tests,     ucci_tests,
-                                     cecp_tests,   match_tests,  tune_tests,     limits_tests,  fuzz_tests,
-                                     layers_tests};
+    static const struct {
+        const char *name;
+        TestList list;
+    } lists[] = {{"util", util_tests},       {"bitboard", bitboard_tests}, {"position", position_tests},
+                 {"movegen", movegen_tests}, {"rules", rules_tests},       {"notation", notation_tests},
+                 {"book", book_tests},       {"search", search_tests},     {"uci", uci_tests},
+                 {"ucci", ucci_tests},       {"cecp", cecp_tests},         {"match", match_tests},
+                 {"tune", tune_tests},       {"limits", limits_tests},     {"fuzz", fuzz_tests},
+                 {"layers", layers_tests},   {"cluster", cluster_tests}};
+    /* chuhan-tests [--groups=uci,ucci,...] [FILTER]: those groups only
+     * (make test-mpi runs the protocol groups against mpirun), the tests
+     * whose names match FILTER (e.g. "test_perft*"). */
+    const char *groups = NULL, *filter = NULL;
+    for (int i = 1; i < argc; i++)
+        if (!strncmp(argv[i], "--groups=", 9))
+            groups = argv[i] + 9;
+        else
+            filter = argv[i];
     char err[300];
     if (!chuhan_init(err, sizeof err)) {
         fprintf(stderr, "chuhan-tests: %s\n", err);
@@ -51,10 +79,12 @@ int main(int argc, char **argv)
     size_t n = 0, count[sizeof lists / sizeof lists[0]];
     const struct CMUnitTest *group[sizeof lists / sizeof lists[0]];
     for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++) {
-        group[i] = lists[i](&count[i]);
+        group[i] = lists[i].list(&count[i]);
+        if (groups && !in_list(groups, lists[i].name))
+            count[i] = 0;
         n += count[i];
     }
-    struct CMUnitTest *all = malloc(n * sizeof *all);
+    struct CMUnitTest *all = malloc((n ? n : 1) * sizeof *all);
     if (!all) {
         fprintf(stderr, "chuhan-tests: out of memory\n");
         return 1;
@@ -63,8 +93,8 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++)
         for (size_t j = 0; j < count[i]; j++)
             all[n++] = group[i][j];
-    if (argc > 1)
-        cmocka_set_test_filter(argv[1]); /* e.g. "test_perft*" */
+    if (filter)
+        cmocka_set_test_filter(filter);
     int failed = _cmocka_run_group_tests("chuhan", all, n, NULL, NULL);
     free(all);
     return failed ? 1 : 0;

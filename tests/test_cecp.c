@@ -66,7 +66,7 @@ static int setup(void **state)
         return -1;
     ep_send(&ep, "xboard");
     ep_send(&ep, "protover 2");
-    if (!ep_expect(&ep, "feature done=1", 5000, NULL, 0))
+    if (!ep_expect(&ep, "feature done=1", 5000 * ep_slow(), NULL, 0))
         return -1;
     ep_send(&ep, "option OwnBook=0"); /* the book would answer the openings */
     ep_send(&ep, "new");

@@ -19,7 +19,7 @@ static int setup(void **state)
     if (!ep_start_engine(&ep))
         return -1;
     ep_send(&ep, "ucci");
-    if (!ep_expect(&ep, "ucciok", 5000, NULL, 0))
+    if (!ep_expect(&ep, "ucciok", 5000 * ep_slow(), NULL, 0))
         return -1;
     ep_send(&ep, "setoption usebook false");
     return 0;

@@ -12,19 +12,28 @@
 static EngineProc ep;
 
 /* Most tests search: the book would answer their opening positions. */
+/* The engine is up when it answers isready: the tests' clocks start then
+ * (mpirun takes a while to start the ranks: make test-mpi). */
+static int start(bool book)
+{
+    if (!ep_start_engine(&ep))
+        return -1;
+    if (!book)
+        ep_send(&ep, "setoption name OwnBook value false");
+    ep_send(&ep, "isready");
+    return ep_expect(&ep, "readyok", 5000 * ep_slow(), NULL, 0) ? 0 : -1;
+}
+
 static int setup(void **state)
 {
     (void)state;
-    if (!ep_start_engine(&ep))
-        return -1;
-    ep_send(&ep, "setoption name OwnBook value false");
-    return 0;
+    return start(false);
 }
 
 static int setup_with_book(void **state)
 {
     (void)state;
-    return ep_start_engine(&ep) ? 0 : -1;
+    return start(true);
 }
 
 static int teardown(void **state)

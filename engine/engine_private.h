@@ -1,0 +1,12 @@
+/* Private to engine/: what the cluster (cluster_rank.c) reaches inside an
+ * Engine that serves another rank. */
+#ifndef CHUHAN_ENGINE_PRIVATE_H
+#define CHUHAN_ENGINE_PRIVATE_H
+
+#include "engine.h"
+#include "search/threads.h"
+
+TT *engine_table(Engine *e);
+ThreadPool *engine_threads(Engine *e);
+
+#endif
