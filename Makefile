@@ -9,7 +9,11 @@
 #   make MPI=1            the same ./chuhan against Open MPI, for clusters: mpirun -np N chuhan
 #                         (installs libopenmpi-dev/openmpi-bin if missing)
 #   make test-mpi         the MPI build under mpirun -np 2: protocol tests, a match, dead ranks
-# Options: ARCH=native|x86-64|x86-64-popcnt|x86-64-bmi2  PEXT=auto|0|1  MPI=0|1
+#   make TARGET=windows   chuhan.exe, cross-compiled with MinGW-w64 (installs it; zstd is
+#                         built from Debian's source package: tests/windows/zstd.sh)
+#   make test-windows     chuhan.exe under Wine: protocol pipe tests, bench nodes = Linux's
+#   make dist             release archives in build/dist: Linux and Windows, portable and BMI2
+# Options: ARCH=native|x86-64|x86-64-popcnt|x86-64-bmi2  PEXT=auto|0|1  MPI=0|1  TARGET=linux|windows
 #          SANITIZE=address,undefined|thread  DEBUG=1  WERROR=0  CC=clang  BUILD_TAG=name
 
 ARCH     ?= native
@@ -20,6 +24,30 @@ WERROR   ?= 1
 PREFIX   ?= /usr/local
 CC       ?= cc
 MPI      ?= 0
+TARGET   ?= linux
+
+# TARGET=windows: the same sources cross-compiled by Debian's MinGW-w64
+# with the POSIX thread model (winpthreads: the search's pthreads and C11
+# atomics as they are), linked statically so that chuhan.exe needs no DLL.
+# What differs between the systems lives in engine/util, one module each
+# (pages, clock, proc, host, file, charset): NAME_posix.c or NAME_windows.c
+# is compiled, never both.
+ifeq ($(TARGET),windows)
+  ifneq ($(origin CC),command line)
+    CC := x86_64-w64-mingw32-gcc-posix
+  endif
+  WIN_AR := x86_64-w64-mingw32-ar
+  EXE := .exe
+  PLATFORM_OUT := %_posix.c
+  ifeq ($(MPI),1)
+    $(error MPI=1 is for Linux clusters: TARGET=windows builds without it)
+  endif
+else ifeq ($(TARGET),linux)
+  EXE :=
+  PLATFORM_OUT := %_windows.c
+else
+  $(error unknown TARGET '$(TARGET)': use linux or windows)
+endif
 
 ifeq ($(ARCH),native)
   ARCH_FLAGS := -march=native
@@ -64,6 +92,16 @@ ifeq ($(USE_PEXT),1)
   CFLAGS_BASE += -DUSE_PEXT -mbmi2
 endif
 
+# Windows: C99 printf (%zu, %lld) from MinGW's own stdio, and the POSIX
+# gmtime_r; the format checks, which take printf for Microsoft's, are the
+# Linux build's job.  The main thread gets the 8 MB stack the search
+# threads have (Windows gives 1 MB).
+ifeq ($(TARGET),windows)
+  ZSTD_WIN := build/zstd-windows
+  CFLAGS_BASE += -D__USE_MINGW_ANSI_STDIO=1 -D_POSIX_THREAD_SAFE_FUNCTIONS -Wno-format -I$(ZSTD_WIN)/include
+  LDFLAGS += -static -Wl,--stack,8388608
+endif
+
 override CFLAGS := $(CFLAGS_BASE) $(ARCH_FLAGS) $(OPT) -I. $(EXTRA_CFLAGS)
 LDFLAGS_ALL := -pthread $(if $(SANITIZE),-fsanitize=$(SANITIZE)) $(LDFLAGS)
 # MPI=1: engine/comm_mpi.c in place of engine/comm_none.c (the one file
@@ -71,7 +109,7 @@ LDFLAGS_ALL := -pthread $(if $(SANITIZE),-fsanitize=$(SANITIZE)) $(LDFLAGS)
 # wrapper, read when first used: after `deps` has installed it.
 MPI_CFLAGS = $(shell mpicc --showme:compile)
 MPI_LIBS = $(if $(filter 1,$(MPI)),$(shell mpicc --showme:link))
-LIBS = -lzstd -lm $(MPI_LIBS)
+LIBS = $(if $(ZSTD_WIN),$(ZSTD_WIN)/lib/libzstd.a,-lzstd) -lm $(MPI_LIBS)
 ifeq ($(MPI),1)
   COMM_OUT := engine/comm_none.c
 else ifeq ($(MPI),0)
@@ -89,7 +127,7 @@ BUILD_TAG ?=
 BUILD := build/$(CONFIG)$(if $(BUILD_TAG),-$(BUILD_TAG))
 
 SRC_DIRS := engine engine/util engine/board engine/rules engine/records engine/protocol search eval book bench
-SRCS := $(filter-out $(COMM_OUT),$(foreach d,$(SRC_DIRS),$(wildcard $(d)/*.c)))
+SRCS := $(filter-out $(COMM_OUT) $(PLATFORM_OUT),$(foreach d,$(SRC_DIRS),$(wildcard $(d)/*.c)))
 MAIN_SRC := engine/main.c
 LIB_SRCS := $(filter-out $(MAIN_SRC),$(SRCS))
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o)
@@ -97,7 +135,7 @@ MAIN_OBJ := $(BUILD)/engine/main.o
 TEST_SRCS := $(wildcard tests/*.c)
 TEST_OBJS := $(TEST_SRCS:%.c=$(BUILD)/%.o)
 
-ENGINE := $(BUILD)/chuhan
+ENGINE := $(BUILD)/chuhan$(EXE)
 TESTS := $(BUILD)/chuhan-tests
 
 .PHONY: all deps test check-layers bench bench-smp perft-full install clean
@@ -105,18 +143,53 @@ TESTS := $(BUILD)/chuhan-tests
 
 all: deps $(ENGINE)
 ifeq ($(SANITIZE)$(BUILD_TAG),)
-	@cp $(ENGINE) chuhan
+	@cp $(ENGINE) chuhan$(EXE)
 endif
 
+ifeq ($(TARGET),windows)
+deps: $(ZSTD_WIN)/lib/libzstd.a
+$(ZSTD_WIN)/lib/libzstd.a:
+	@sh tests/windows/deps.sh build
+	sh tests/windows/zstd.sh $(ZSTD_WIN) $(CC) $(WIN_AR)
+else
 deps:
 	@MPI=$(MPI) sh tests/deps.sh
+endif
 # Under make -j the compilers wait for the libraries' headers.
 $(LIB_OBJS) $(MAIN_OBJ) $(TEST_OBJS): | deps
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(COMM_CFLAGS) -c $< -o $@
-$(BUILD)/engine/comm_mpi.o: COMM_CFLAGS = $(MPI_CFLAGS)
+	$(CC) $(CFLAGS) $(OBJ_CFLAGS) -c $< -o $@
+$(BUILD)/engine/comm_mpi.o: OBJ_CFLAGS = $(MPI_CFLAGS)
+
+# The start-up check of the CPU (engine/util/cpu.c) is built for plain
+# x86-64, whatever ARCH, so that it runs where the rest of the binary
+# would die of an illegal instruction.
+$(BUILD)/engine/util/cpu.o: engine/util/cpu.c
+	@mkdir -p $(dir $@)
+	$(CC) $(filter-out -mbmi2 -march=%,$(CFLAGS)) -march=x86-64 -DCHUHAN_ARCH='"$(ARCH)"' -c $< -o $@
+
+# The version `chuhan --version` and the protocols' id name give: the
+# release in engine/init.h, then where the tree was built from: a tag
+# v<release> at HEAD gives the release alone, otherwise +g<commit>
+# (and .dirty with uncommitted changes); without git, the release.  Only
+# engine/init.o is built again when it changes.
+RELEASE := $(shell sed -n 's/^\#define CHUHAN_VERSION "\([^"]*\)".*/\1/p' engine/init.h)
+GIT_HEAD := $(shell git rev-parse --short HEAD 2>/dev/null)
+GIT_TAGGED := $(shell git describe --tags --exact-match --match 'v$(RELEASE)' 2>/dev/null)
+GIT_DIRTY := $(shell git status --porcelain --untracked-files=no 2>/dev/null | head -1)
+VERSION := $(RELEASE)$(if $(GIT_HEAD),$(if $(GIT_TAGGED),,+g$(GIT_HEAD))$(if $(GIT_DIRTY),.dirty))
+TARGET_NAME := $(if $(filter windows,$(TARGET)),Windows,Linux)
+$(BUILD)/version.txt: FORCE
+	@mkdir -p $(dir $@)
+	@echo '$(VERSION) $(ARCH) $(TARGET_NAME)' | cmp -s - $@ || echo '$(VERSION) $(ARCH) $(TARGET_NAME)' >$@
+$(BUILD)/engine/init.o: $(BUILD)/version.txt
+$(BUILD)/engine/init.o: OBJ_CFLAGS = -DCHUHAN_BUILD='"$(VERSION)"' -DCHUHAN_BUILD_INFO='"$(ARCH), $(TARGET_NAME)"'
+.PHONY: FORCE version
+FORCE:
+version:
+	@echo $(VERSION)
 
 $(ENGINE): $(LIB_OBJS) $(MAIN_OBJ)
 	$(CC) $^ -o $@ $(LDFLAGS_ALL) $(LIBS)
@@ -150,7 +223,7 @@ install: all
 	install -m 755 chuhan $(DESTDIR)$(PREFIX)/bin/chuhan
 
 clean:
-	rm -rf build chuhan
+	rm -rf build chuhan chuhan.exe
 
 # ---- Built-in data ------------------------------------------------------------
 # book/default_book.c embeds book/default.book and eval/weights.c embeds

@@ -13,6 +13,7 @@
 #include "engine/comm.h"
 #include "engine/util/clock.h"
 #include "engine/util/error.h"
+#include "engine/util/proc.h"
 #include "engine/util/rng.h"
 #include "match_private.h"
 
@@ -372,6 +373,10 @@ int match_cli(int argc, char **argv)
     /* Under mpirun every rank runs the match (match_ranks.c); rank 0 alone
      * speaks and writes the PGN, the others only play. */
     bool root = comm_rank() == 0;
+    if (proc_unavailable()) {
+        fprintf(stderr, "chuhan match: %s\n", proc_unavailable());
+        return 2;
+    }
     if (argc == 0)
         return root ? match_usage() : 2;
     MatchConfig *cfg = calloc(1, sizeof *cfg);

@@ -24,7 +24,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -33,6 +32,7 @@
 #include "engine/rules/rules.h"
 #include "engine/util/clock.h"
 #include "engine/util/num.h"
+#include "engine/util/host.h"
 #include "engine/util/proc.h"
 #include "engine/util/rng.h"
 
@@ -244,8 +244,7 @@ static Xresult eng_quit(Soak *s, Eng *e)
         eng_kill(e);
         return XR_HANG;
     }
-    int st = e->proc.wait_status;
-    return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? XR_OK : XR_CRASH;
+    return proc_exited_ok(&e->proc) ? XR_OK : XR_CRASH;
 }
 
 /* ---- reporting ---- */
@@ -265,11 +264,8 @@ static void count_failure(Soak *s, long game, Xresult x, Eng *e)
 {
     char detail[160];
     if (x == XR_CRASH) {
-        int st = eng_kill(e);
-        if (WIFSIGNALED(st))
-            snprintf(detail, sizeof detail, "killed by signal %d", WTERMSIG(st));
-        else
-            snprintf(detail, sizeof detail, "exited with status %d", WEXITSTATUS(st));
+        eng_kill(e);
+        proc_exit_text(&e->proc, detail, sizeof detail); /* "killed by signal 9", "exit status 1" */
         s->crashes++;
         report_failure(s, game, "crash", e, detail);
     } else if (x == XR_HANG) {
@@ -598,12 +594,10 @@ static int run(Soak *s, Eng eng[2])
 {
     uint64_t seed = s->rng;
     if (!s->cmd[0]) {
-        ssize_t n = readlink("/proc/self/exe", s->self, sizeof s->self - 1);
-        if (n <= 0) {
+        if (!host_self_path(s->self, sizeof s->self)) {
             fprintf(stderr, "soak: cannot find this binary; name the engine with --engine\n");
             return 2;
         }
-        s->self[n] = 0;
     }
     printf("soak: %ld games, tc %.3f+%.3f s, %ld threads, hash %ld MB, ponder %s, traffic %.2f, seed %llu\n",
            s->games, (double)s->base_ms / 1000, (double)s->inc_ms / 1000, s->threads, s->hash,
@@ -683,6 +677,10 @@ static int run(Soak *s, Eng eng[2])
 
 int soak_cli(int argc, char **argv)
 {
+    if (proc_unavailable()) {
+        fprintf(stderr, "chuhan soak: %s\n", proc_unavailable());
+        return 2;
+    }
     Soak *s = calloc(1, sizeof *s);
     Eng *eng = calloc(2, sizeof *eng);
     int status = 2;

@@ -2,9 +2,6 @@
 #include "book.h"
 
 #include <errno.h>
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +9,7 @@
 
 #include "engine/board/movegen.h"
 #include "engine/util/error.h"
+#include "engine/util/file.h"
 #include "engine/util/rng.h"
 
 #define BOOK_MAGIC "CHUHANBK"
@@ -178,43 +176,14 @@ Book *book_load_memory(const void *data, size_t size, char *err, size_t errlen)
     return b;
 }
 
-#define BOOK_FILE_MAX ((off_t)1 << 30) /* 1 GB: far more than any real book */
+#define BOOK_FILE_MAX ((size_t)1 << 30) /* 1 GB: far more than any real book */
 
 Book *book_load_file(const char *path, char *err, size_t errlen)
 {
-    /* Only a regular file of sane size: a FIFO would block the open, a
-     * device never end. */
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-    if (fd < 0)
-        return load_fail(NULL, err, errlen, "cannot open book %s: %s", path, strerror(errno));
-    struct stat st;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        close(fd);
-        return load_fail(NULL, err, errlen, "book %s is not a regular file", path);
-    }
-    if (st.st_size > BOOK_FILE_MAX) {
-        close(fd);
-        return load_fail(NULL, err, errlen, "book %s is too large (%lld bytes)", path, (long long)st.st_size);
-    }
-    size_t size = (size_t)st.st_size, len = 0;
-    unsigned char *data = malloc(size ? size : 1);
-    if (!data) {
-        close(fd);
-        return load_fail(NULL, err, errlen, "out of memory");
-    }
-    while (len < size) {
-        ssize_t n = read(fd, data + len, size - len);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0) {
-            int e = n < 0 ? errno : EIO;
-            free(data);
-            close(fd);
-            return load_fail(NULL, err, errlen, "cannot read book %s: %s", path, strerror(e));
-        }
-        len += (size_t)n;
-    }
-    close(fd);
+    unsigned char *data;
+    size_t len;
+    if (!file_read(path, "book", BOOK_FILE_MAX, &data, &len, err, errlen))
+        return NULL;
     char why[200];
     Book *b = book_load_memory(data, len, why, sizeof why);
     free(data);

@@ -15,6 +15,7 @@
 
 #include "cluster_private.h"
 #include "engine/util/clock.h"
+#include "engine/util/host.h"
 #include "search/vote.h"
 
 typedef struct {
@@ -271,12 +272,7 @@ Cluster *cluster_attach(TT *tt, ThreadPool *pool, const EngineCallbacks *cb, cha
         snprintf(err, errlen, "cannot start the cluster's thread");
         goto fail;
     }
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_sigterm;
-    sa.sa_flags = SA_RESTART; /* the protocol's read of its input goes on */
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGTERM, &sa, NULL);
+    host_on_terminate(on_sigterm);
     return c;
 fail:
     release(c);

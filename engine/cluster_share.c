@@ -1,12 +1,11 @@
 /* The table entries every rank of a cluster sends the others, and the
  * little both sides of the cluster share. */
-#define _GNU_SOURCE /* sched_getaffinity */
-#include <sched.h>
 #include <stdio.h>
 #include <time.h>
 
 #include "cluster_private.h"
 #include "engine/util/clock.h"
+#include "engine/util/host.h"
 
 bool exchange_init(Exchange *x)
 {
@@ -81,10 +80,7 @@ void cluster_nap(void) { nanosleep(&(struct timespec){0, 1000000}, NULL); }
 
 bool cluster_cores_warning(long threads, char *text, size_t len)
 {
-    cpu_set_t set;
-    if (sched_getaffinity(0, sizeof set, &set))
-        return false;
-    int cores = CPU_COUNT(&set);
+    int cores = host_cpus();
     if (threads <= cores)
         return false;
     snprintf(text, len,

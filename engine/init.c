@@ -28,3 +28,15 @@ bool chuhan_init(char *err, size_t errlen)
     pthread_once(&once, init_all);
     return init_ok || err_set(err, errlen, "%s", init_err);
 }
+
+/* CHUHAN_BUILD and CHUHAN_BUILD_INFO come from the Makefile. */
+#ifndef CHUHAN_BUILD
+#define CHUHAN_BUILD CHUHAN_VERSION
+#endif
+#ifndef CHUHAN_BUILD_INFO
+#define CHUHAN_BUILD_INFO "unknown build"
+#endif
+
+const char *chuhan_version(void) { return CHUHAN_BUILD; }
+
+const char *chuhan_build_info(void) { return CHUHAN_BUILD_INFO; }

@@ -9,7 +9,13 @@
 #include <stddef.h>
 
 #define CHUHAN_NAME "Chuhan"
-#define CHUHAN_VERSION "0.1"
+#define CHUHAN_VERSION "0.1" /* the release; the Makefile reads it from here */
+
+/* The version as built: the release, then the commit when not a tagged
+ * one ("0.1+g1a2b3c4"); what --version, id name and myname say. */
+const char *chuhan_version(void);
+/* The build's ARCH and system, for --version ("x86-64-bmi2, Windows"). */
+const char *chuhan_build_info(void);
 
 bool chuhan_init(char *err, size_t errlen);
 

@@ -25,20 +25,29 @@
 #include "eval/tune.h"
 #include "init.h"
 
+static const char USAGE[] =
+    "usage: chuhan                      serve UCI, UCCI or xboard (CECP) on stdin: the first command names it\n"
+    "       chuhan perft DEPTH [FEN]    leaf count per root move and in all\n"
+    "       chuhan perft --suite FILE [--max-nodes N]   check a perft reference file\n"
+    "       chuhan bench [DEPTH] [--rule R]  search the bench positions; the node count is the signature\n"
+    "       chuhan smp [THREADS] [MS] [DEPTH] [POSITIONS]  SMP scaling: nodes/s and time to depth, 1 vs N threads\n"
+    "       chuhan magics [SEED]        print a freshly generated magic table\n"
+    "       chuhan judge [--rule R] FEN|startpos [moves ...]   the referee's ruling on a game (--help for all)\n"
+    "       chuhan book build|probe ... build an opening book from PGN files, or show a position's book moves\n"
+    "       chuhan pgn convert|check ...  convert PGN records between notations and to UTF-8, or check them\n"
+    "       chuhan match --engine cmd=CMD [name=N] [proto=uci|ucci] [option.X=V] --engine ... --each tc=..|movetime=..|depth=..|nodes=.. --games N [...]\n"
+    "                                   play engines against each other under the xiangqi rules (--help for all options)\n"
+    "       chuhan tune [options] FILE...   fit the evaluation weights to game results (--help for the options)\n"
+    "       chuhan soak [--games N] [--tc BASE+INC] [...]   self-play with pondering and GUI traffic; counts crashes,\n"
+    "                                   hangs, illegal moves and time losses (--help for the options)\n"
+    "       chuhan --version            the version and build (ARCH, system)\n"
+    "       chuhan --help               this list\n"
+    "Each command without its arguments (or with --help) shows its own usage.  On Windows, match and soak\n"
+    "are not available (they start engines as child processes: use the Linux build).\n";
+
 static int usage(void)
 {
-    fprintf(stderr,
-            "usage: chuhan                      serve UCI/UCCI/xboard on stdin\n"
-            "       chuhan perft DEPTH [FEN]    leaf count per root move and in all\n"
-            "       chuhan perft --suite FILE [--max-nodes N]   check a perft reference file\n"
-            "       chuhan bench [DEPTH] [--rule R]  search the bench positions; the node count is the signature\n"
-            "       chuhan smp [THREADS] [MS] [DEPTH] [POSITIONS]  SMP scaling: nodes/s and time to depth, 1 vs N threads\n"
-            "       chuhan magics [SEED]        print a freshly generated magic table\n"
-            "       chuhan match --engine cmd=CMD [name=N] [proto=uci|ucci] [option.X=V] --engine ... --each tc=..|movetime=..|depth=..|nodes=.. --games N [...]\n"
-            "                                   play engines against each other under the xiangqi rules (--help for all options)\n"
-            "       chuhan tune [options] FILE...   fit the evaluation weights to game results (--help for the options)\n"
-            "       chuhan soak [--games N] [--tc BASE+INC] [...]   self-play with pondering and GUI traffic; counts crashes,\n"
-            "                                   hangs, illegal moves and time losses (--help for the options)\n");
+    fputs(USAGE, stderr);
     return 2;
 }
 
@@ -104,6 +113,14 @@ static int run(int argc, char **argv)
     }
     if (argc < 2)
         return serve(stdin, stdout);
+    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+        fputs(USAGE, stdout);
+        return 0;
+    }
+    if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
+        printf("%s %s (%s)\n", CHUHAN_NAME, chuhan_version(), chuhan_build_info());
+        return 0;
+    }
     return i < n ? COMMANDS[i].run(argc - 2, argv + 2) : usage();
 }
 

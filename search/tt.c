@@ -4,8 +4,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
+#include "engine/util/host.h"
 #include "engine/util/pages.h"
 #include "tt_share.h"
 
@@ -70,12 +70,6 @@ void tt_free(TT *tt)
     tt->bytes = 0;
 }
 
-static size_t physical_memory(void)
-{
-    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-    return pages > 0 && page > 0 ? (size_t)pages * (size_t)page : 0;
-}
-
 bool tt_resize(TT *tt, size_t size_mb, int threads, char *err, size_t errlen)
 {
     if (size_mb < 1 || size_mb > TT_MAX_MB) {
@@ -83,7 +77,7 @@ bool tt_resize(TT *tt, size_t size_mb, int threads, char *err, size_t errlen)
         return false;
     }
     size_t bytes = size_mb << 20;
-    size_t phys = physical_memory();
+    size_t phys = host_memory();
     if (phys && bytes > phys / 10 * 9) {
         snprintf(err, errlen, "Hash %zu MB is more than this machine's memory allows (%zu MB in all)", size_mb,
                  phys >> 20);

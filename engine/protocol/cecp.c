@@ -66,7 +66,7 @@ static void cmd_features(Cecp *x)
     out_line(x->out, "feature myname=\"%s %s\" variants=\"xiangqi\" setboard=1 usermove=1 ping=1 playother=1 time=1 "
                      "draw=1 sigint=0 sigterm=0 reuse=1 analyze=1 colors=0 san=0 name=0 ics=0 pause=0 nps=0 "
                      "debug=1 memory=1 smp=1 exclude=0 setscore=0 highlight=0",
-             CHUHAN_NAME, CHUHAN_VERSION);
+             CHUHAN_NAME, chuhan_version());
     /* Engine options, except those the protocol sets (memory, cores) or
      * that only UCI uses. */
     for (int i = 0; i < engine_option_count(); i++) {

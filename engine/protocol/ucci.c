@@ -18,10 +18,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <unistd.h>
 
 #include "engine/board/movegen.h"
 #include "engine/init.h"
+#include "engine/util/host.h"
 #include "engine/util/num.h"
 #include "engine/util/text.h"
 
@@ -256,7 +256,7 @@ static void print_option(Ucci *u, const UcciOption *o)
 
 static void cmd_ucci(Ucci *u)
 {
-    out_line(u->out, "id name %s %s", CHUHAN_NAME, CHUHAN_VERSION);
+    out_line(u->out, "id name %s %s", CHUHAN_NAME, chuhan_version());
     out_line(u->out, "id copyright the Chuhan developers");
     out_line(u->out, "id author the Chuhan developers");
     out_line(u->out, "id user everyone");
@@ -337,7 +337,7 @@ static void cmd_setoption(Ucci *u, char **tok, int n)
         set_engine_option(u, o->name, "Hash", buf);
         break;
     case U_THREADS: {
-        long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+        long cpus = host_cpus();
         long max = engine_find_option("Threads")->max;
         long t = num ? (num > max ? max : (long)num) : cpus < 1 ? 1 : cpus > max ? max : cpus;
         snprintf(buf, sizeof buf, "%ld", t);

@@ -87,7 +87,7 @@ static void on_message(void *ctx, const char *text)
 
 static void cmd_uci(Uci *u)
 {
-    out_line(u->out, "id name %s %s", CHUHAN_NAME, CHUHAN_VERSION);
+    out_line(u->out, "id name %s %s", CHUHAN_NAME, chuhan_version());
     out_line(u->out, "id author the Chuhan developers");
     for (int i = 0; i < engine_option_count(); i++) {
         const OptionInfo *o = engine_option(i);

@@ -8,7 +8,7 @@
  *            a tag line repeating a tag name, starts the next record.  This
  *            is safe on GBK and Big5 bytes: '\n' and '[' at a line start are
  *            never part of a double-byte character;
- *   text     the record decoded to UTF-8 (iconv), its encoding detected
+ *   text     the record decoded to UTF-8 (engine/util/charset.h), its encoding detected
  *            (pgn_encoding.c);
  *   games    tags and move tokens parsed from the UTF-8 text (pgn_game.c,
  *            with the replay). */

@@ -3,7 +3,7 @@
  * Records stream from a file, a FILE* or a memory buffer; zstd-compressed
  * input (a .pgn.zst, recognised by its magic number) is decompressed on the
  * fly.  Text in UTF-8, GBK (read as GB18030, its superset) or Big5 is
- * converted to UTF-8 with iconv; with PGN_ENC_AUTO each record's encoding is
+ * converted to UTF-8 (iconv, or the Windows code pages); with PGN_ENC_AUTO each record's encoding is
  * told by which reading yields Chinese move notation, and a line that does
  * not decode in the record's encoding is tried in the others (a GBK tag in a
  * Big5 file), then decoded with U+FFFD for the bad bytes.

@@ -6,15 +6,9 @@
  * encoding, so the last one decided is tried first.  A line that does not
  * decode in the record's encoding is tried in the others (a GBK tag in a
  * Big5 file), then decoded with U+FFFD for the bad bytes. */
-#include <errno.h>
 #include <string.h>
 
 #include "pgn_private.h"
-
-static const char *const ICONV_NAMES[PGN_ENC_NB][ICONV_ALTS] = {
-    [PGN_ENC_GBK] = {"GB18030", "GBK", NULL},
-    [PGN_ENC_BIG5] = {"BIG5", "CP950", "BIG5-HKSCS"},
-};
 
 /* Length of the valid UTF-8 sequence at s, or 0 if it is not one. */
 size_t pgn_utf8_seq(const unsigned char *s, size_t n)
@@ -73,13 +67,13 @@ static bool utf8_lossy(const char *s, size_t n, Buf *out)
     return true;
 }
 
-static iconv_t get_cd(PgnDecoder *r, PgnEncoding enc, int k)
+static CharsetConv *get_cd(PgnDecoder *r, PgnEncoding enc, int k)
 {
-    if (enc <= PGN_ENC_UTF8 || enc >= PGN_ENC_NB || !ICONV_NAMES[enc][k])
-        return (iconv_t)-1;
+    if (enc != PGN_ENC_GBK && enc != PGN_ENC_BIG5)
+        return NULL;
     if (!r->cd_tried[enc][k]) {
         r->cd_tried[enc][k] = true;
-        r->cd[enc][k] = iconv_open("UTF-8", ICONV_NAMES[enc][k]);
+        r->cd[enc][k] = charset_open(enc == PGN_ENC_GBK ? CHARSET_GBK : CHARSET_BIG5, k);
     }
     return r->cd[enc][k];
 }
@@ -87,22 +81,19 @@ static iconv_t get_cd(PgnDecoder *r, PgnEncoding enc, int k)
 /* Convert with cd, appending to out.  0 done, 1 the input is not in this
  * encoding (out left as it was), -1 out of memory.  With lossy, bad bytes
  * become U+FFFD instead. */
-static int convert(iconv_t cd, const char *s, size_t n, Buf *out, bool lossy)
+static int convert(CharsetConv *cd, const char *s, size_t n, Buf *out, bool lossy)
 {
     size_t start = out->len;
-    char *in = (char *)s;
+    const char *in = s;
     size_t left = n;
-    iconv(cd, NULL, NULL, NULL, NULL);
     while (left > 0) {
         if (!buf_reserve(out, left * 2 + 16))
             return -1;
         char *o = out->p + out->len;
         size_t room = out->cap - out->len - 1;
-        size_t rc = iconv(cd, &in, &left, &o, &room);
+        int rc = charset_decode(cd, &in, &left, &o, &room);
         out->len = (size_t)(o - out->p);
-        if (rc != (size_t)-1)
-            continue;
-        if (errno == E2BIG)
+        if (rc != CHARSET_BAD)
             continue;
         if (!lossy) {
             out->len = start;
@@ -112,7 +103,6 @@ static int convert(iconv_t cd, const char *s, size_t n, Buf *out, bool lossy)
         if (!buf_add(out, "\xEF\xBF\xBD", 3))
             return -1;
         in++, left--;
-        iconv(cd, NULL, NULL, NULL, NULL);
     }
     out->p[out->len] = 0;
     return 0;
@@ -127,9 +117,9 @@ static int decode_as(PgnDecoder *r, PgnEncoding enc, const char *s, size_t n, Bu
             return 1;
         return buf_add(out, s, n) ? 0 : -1;
     }
-    for (int k = 0; k < ICONV_ALTS; k++) {
-        iconv_t cd = get_cd(r, enc, k);
-        if (cd == (iconv_t)-1)
+    for (int k = 0; k < CHARSET_TABLES; k++) {
+        CharsetConv *cd = get_cd(r, enc, k);
+        if (!cd)
             continue;
         int rc = convert(cd, s, n, out, false);
         if (rc <= 0)
@@ -240,16 +230,15 @@ void pgn_decoder_init(PgnDecoder *d, PgnEncoding forced)
     d->forced = forced;
     d->sticky = PGN_ENC_AUTO;
     for (int e = 0; e < PGN_ENC_NB; e++)
-        for (int k = 0; k < ICONV_ALTS; k++)
-            d->cd[e][k] = (iconv_t)-1;
+        for (int k = 0; k < CHARSET_TABLES; k++)
+            d->cd[e][k] = NULL;
 }
 
 void pgn_decoder_free(PgnDecoder *d)
 {
     for (int e = 0; e < PGN_ENC_NB; e++)
-        for (int k = 0; k < ICONV_ALTS; k++)
-            if (d->cd[e][k] != (iconv_t)-1)
-                iconv_close(d->cd[e][k]);
+        for (int k = 0; k < CHARSET_TABLES; k++)
+            charset_close(d->cd[e][k]);
     buf_free(&d->scratch);
 }
 
@@ -278,8 +267,8 @@ bool pgn_decode_record(PgnDecoder *r, const Buf *rec, Buf *text, PgnEncoding *re
             if (alt != (int)enc)
                 rc = decode_as(r, (PgnEncoding)alt, s, n, text);
         if (rc > 0) {
-            iconv_t cd = get_cd(r, enc, 0);
-            rc = cd == (iconv_t)-1 ? (utf8_lossy(s, n, text) ? 0 : -1) : convert(cd, s, n, text, true);
+            CharsetConv *cd = get_cd(r, enc, 0);
+            rc = !cd ? (utf8_lossy(s, n, text) ? 0 : -1) : convert(cd, s, n, text, true);
         }
         if (rc < 0 || !buf_add(text, "\n", 1))
             return false;

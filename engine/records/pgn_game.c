@@ -2,6 +2,7 @@
  * variations (skipped), NAGs, results, Chinese moves run together; then
  * what a game says (tags, result) and its replay. */
 #include <ctype.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "engine/board/movegen.h"

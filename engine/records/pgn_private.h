@@ -4,9 +4,9 @@
 #ifndef CHUHAN_PGN_PRIVATE_H
 #define CHUHAN_PGN_PRIVATE_H
 
-#include <iconv.h>
 #include <zstd.h>
 
+#include "engine/util/charset.h"
 #include "pgn.h"
 
 typedef struct {
@@ -30,13 +30,11 @@ bool pgn_tag_line(const char *s, size_t n, const char **name, size_t *namelen);
 /* Length of the valid UTF-8 sequence at s (n bytes left), 0 if none. */
 size_t pgn_utf8_seq(const unsigned char *s, size_t n);
 
-#define ICONV_ALTS 3 /* iconv tables tried for one encoding */
-
 typedef struct {
     PgnEncoding forced; /* AUTO: detect each record's */
     PgnEncoding sticky; /* the last encoding detected */
-    iconv_t cd[PGN_ENC_NB][ICONV_ALTS];
-    bool cd_tried[PGN_ENC_NB][ICONV_ALTS];
+    CharsetConv *cd[PGN_ENC_NB][CHARSET_TABLES]; /* opened when first used */
+    bool cd_tried[PGN_ENC_NB][CHARSET_TABLES];
     Buf scratch;
 } PgnDecoder;
 

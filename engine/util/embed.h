@@ -7,16 +7,27 @@
 #ifndef CHUHAN_UTIL_EMBED_H
 #define CHUHAN_UTIL_EMBED_H
 
+/* The object format's words: ELF hides the symbols from other modules and
+ * restores the section; PE/COFF (Windows) knows neither, so there the
+ * bytes go in its read-only data and the assembler is sent back to the
+ * text section, where the compiler expects it after a top-level asm. */
+#ifdef _WIN32
+#define EMBED_OPEN_ ".section .rdata,\"dr\"\n"
+#define EMBED_HIDE_(sym) ""
+#define EMBED_CLOSE_ ".text\n"
+#else
+#define EMBED_OPEN_ ".pushsection .rodata\n"
+#define EMBED_HIDE_(sym) ".hidden " sym "\n"
+#define EMBED_CLOSE_ ".popsection\n"
+#endif
+
 #define EMBED_FILE(name, path)                                                                                   \
-    __asm__(".pushsection .rodata\n"                                                                             \
+    __asm__(EMBED_OPEN_                                                                                          \
             ".balign 16\n"                                                                                       \
-            ".globl " #name "_start\n"                                                                           \
-            ".hidden " #name "_start\n" #name "_start:\n"                                                        \
+            ".globl " #name "_start\n" EMBED_HIDE_(#name "_start") #name "_start:\n"                             \
             ".incbin \"" path "\"\n"                                                                             \
-            ".globl " #name "_end\n"                                                                             \
-            ".hidden " #name "_end\n" #name "_end:\n"                                                            \
-            ".byte 0\n"                                                                                          \
-            ".popsection\n");                                                                                    \
+            ".globl " #name "_end\n" EMBED_HIDE_(#name "_end") #name "_end:\n"                                   \
+            ".byte 0\n" EMBED_CLOSE_);                                                                           \
     extern const unsigned char name##_start[];                                                                   \
     extern const unsigned char name##_end[]
 

@@ -1,6 +1,8 @@
 /* Memory for the big blocks of a search (the hash table, each thread's
  * state), taken from the OS with mmap and given back with munmap, so that a
- * smaller Hash or fewer Threads frees the memory at once: malloc would keep
+ * smaller Hash or fewer Threads frees the memory at once (pages_posix.c;
+ * on Windows VirtualAlloc, with large pages when the user may lock pages:
+ * pages_windows.c): malloc would keep
  * freed multi-MB blocks in its heap, and an engine left running for days in
  * a GUI that changes its options would hold the largest size it ever had
  * (and more, fragmented).  The pages come zeroed. */

@@ -8,7 +8,11 @@
  * the soak and the tests that drive the engine as a GUI does.
  *
  * The first proc_start makes SIGPIPE ignored in the whole program: a write
- * to a child that has gone must fail, not kill the parent. */
+ * to a child that has gone must fail, not kill the parent.
+ *
+ * POSIX only (proc_posix.c).  On Windows (proc_windows.c) no child is
+ * started: proc_unavailable says why, and the tools built on it (the match
+ * runner, the soak) refuse to run there with that message. */
 #ifndef CHUHAN_UTIL_PROC_H
 #define CHUHAN_UTIL_PROC_H
 
@@ -31,6 +35,9 @@ typedef struct {
     bool discarding;   /* inside a line too long to keep */
     char line[PROC_LINE_MAX + 1]; /* the last line read, without its end */
 } Proc;
+
+/* NULL where children can be started; otherwise why not, for a message. */
+const char *proc_unavailable(void);
 
 /* Start argv[0] (a path) with argv (NULL-terminated).  False with the
  * reason; a Proc that was running is killed first. */
@@ -59,5 +66,7 @@ void proc_kill(Proc *p);
 /* How it ended, for messages: "exit status 1", "killed by signal 9",
  * "running". */
 const char *proc_exit_text(const Proc *p, char *buf, size_t len);
+/* It has been reaped after exiting with status 0. */
+bool proc_exited_ok(const Proc *p);
 
 #endif

@@ -33,6 +33,8 @@ static void ignore_sigpipe(void)
     sigaction(SIGPIPE, &sa, NULL);
 }
 
+const char *proc_unavailable(void) { return NULL; }
+
 bool proc_start(Proc *p, const char *const argv[], char *err, size_t errlen)
 {
     proc_kill(p);
@@ -275,4 +277,9 @@ const char *proc_exit_text(const Proc *p, char *buf, size_t len)
     else
         snprintf(buf, len, "ended");
     return buf;
+}
+
+bool proc_exited_ok(const Proc *p)
+{
+    return p->pid > 0 && p->reaped && WIFEXITED(p->wait_status) && WEXITSTATUS(p->wait_status) == 0;
 }

@@ -1,0 +1,36 @@
+#include "cpu.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifndef CHUHAN_ARCH
+#define CHUHAN_ARCH "native"
+#endif
+
+const char *cpu_arch(void) { return CHUHAN_ARCH; }
+
+bool cpu_supported(void)
+{
+    __builtin_cpu_init();
+    if (!strcmp(CHUHAN_ARCH, "x86-64-bmi2"))
+        return __builtin_cpu_supports("x86-64-v3");
+    if (!strcmp(CHUHAN_ARCH, "x86-64-popcnt"))
+        return __builtin_cpu_supports("x86-64-v2");
+    return true;
+}
+
+/* Before main and before any code built for the newer instructions. */
+__attribute__((constructor)) static void cpu_check(void)
+{
+    if (cpu_supported())
+        return;
+    fprintf(stderr,
+            "chuhan: this binary is built for %s (%s), which this CPU does not have.\n"
+            "chuhan: use the portable build (x86-64) instead: the file without \"bmi2\" in its name,\n"
+            "chuhan: or build from source with: make ARCH=x86-64 (or plain make: this machine's own)\n",
+            CHUHAN_ARCH,
+            !strcmp(CHUHAN_ARCH, "x86-64-bmi2") ? "x86-64-v3: BMI2, AVX2, FMA; Intel Haswell, AMD Excavator or later"
+                                                : "x86-64-v2: POPCNT, SSE4.2; Intel Nehalem, AMD Bulldozer or later");
+    exit(1);
+}
