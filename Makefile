@@ -266,6 +266,21 @@ test-mpi-run: $(ENGINE) $(TESTS)
 	bash tests/mpi/cluster-test.sh $(ENGINE) $(TESTS)
 # ------------------------------------------------------------------------------
 
+# ---- Windows (TARGET=windows, tests/windows) ------------------------------------
+# `make test-windows`: chuhan.exe, the portable x86-64 Windows build (in its
+# own folder; ./chuhan.exe is left alone), under Wine against the Linux build
+# and test binary: the protocol tests, bench nodes equal, Big5/GBK records,
+# refusals (tests/windows/test.sh; logs in build/windows-test).  Installs
+# MinGW-w64 and Wine when missing; when they cannot be installed it says
+# "test-windows: SKIPPED" and exits 77 (.ci/run skips).
+WIN_BUILD := build/x86_64-w64-mingw32-gcc-posix-x86-64
+.PHONY: test-windows
+test-windows: all $(TESTS)
+	@sh tests/windows/deps.sh test || { echo "test-windows: SKIPPED: MinGW-w64 or Wine cannot be installed"; exit 77; }
+	@$(MAKE) --no-print-directory TARGET=windows ARCH=x86-64 BUILD_TAG= $(WIN_BUILD)/chuhan.exe
+	bash tests/windows/test.sh $(WIN_BUILD)/chuhan.exe $(ENGINE) $(TESTS)
+# ------------------------------------------------------------------------------
+
 # ---- Hardening: fuzz targets (tests/fuzz) ------------------------------------
 # `make fuzz`: one libFuzzer binary per target, build/fuzz-.../fuzz-<target>,
 # built by clang with AddressSanitizer and UndefinedBehaviorSanitizer (clang
