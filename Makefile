@@ -1,6 +1,6 @@
 # Chuhan - a xiangqi engine.
 #   make                  optimised ./chuhan for this machine
-#   make test             build and run the whole test suite (installs libcmocka-dev/libzstd-dev if missing)
+#   make test             build and run the whole test suite (installs libcmocka-dev if missing)
 #   make check-layers     each folder includes only the layers below it (make test runs it)
 #   make bench            benchmark figures (perft speed, search bench; make bench-smp: SMP scaling)
 #   make perft-full       every depth of every perft reference position
@@ -109,7 +109,12 @@ LDFLAGS_ALL := -pthread $(if $(SANITIZE),-fsanitize=$(SANITIZE)) $(LDFLAGS)
 # wrapper, read when first used: after `deps` has installed it.
 MPI_CFLAGS = $(shell mpicc --showme:compile)
 MPI_LIBS = $(if $(filter 1,$(MPI)),$(shell mpicc --showme:link))
-LIBS = $(if $(ZSTD_WIN),$(ZSTD_WIN)/lib/libzstd.a,-lzstd) -lm $(MPI_LIBS)
+# STATIC_ZSTD=1 (make dist): libzstd linked in, so that the binary needs
+# only the C library on the machine it is copied to.
+comma := ,
+STATIC_ZSTD ?= 0
+ZSTD_LIB := $(if $(filter 1,$(STATIC_ZSTD)),-Wl$(comma)-Bstatic -lzstd -Wl$(comma)-Bdynamic,-lzstd)
+LIBS = $(if $(ZSTD_WIN),$(ZSTD_WIN)/lib/libzstd.a,$(ZSTD_LIB)) -lm $(MPI_LIBS)
 ifeq ($(MPI),1)
   COMM_OUT := engine/comm_none.c
 else ifeq ($(MPI),0)
@@ -119,7 +124,6 @@ else
 endif
 
 # One build folder per configuration, so sanitizer and release objects never mix.
-comma := ,
 CONFIG := $(notdir $(firstword $(CC)))-$(ARCH)$(if $(filter 1,$(USE_PEXT)),-pext)$(if $(filter 1,$(MPI)),-mpi)$(if $(SANITIZE),-$(subst $(comma),-,$(SANITIZE)))$(if $(filter 1,$(DEBUG)),-debug)
 # BUILD_TAG=name keeps a separate build folder (and leaves ./chuhan alone),
 # for several builds of one tree at once.
@@ -155,8 +159,13 @@ else
 deps:
 	@MPI=$(MPI) sh tests/deps.sh
 endif
-# Under make -j the compilers wait for the libraries' headers.
+# Under make -j the compilers wait for the libraries' headers; the tests'
+# own library (cmocka) is installed only for them.
 $(LIB_OBJS) $(MAIN_OBJ) $(TEST_OBJS): | deps
+$(TEST_OBJS): | test-deps
+.PHONY: test-deps
+test-deps:
+	@TESTS=1 MPI=$(MPI) sh tests/deps.sh
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -186,10 +195,12 @@ $(BUILD)/version.txt: FORCE
 	@echo '$(VERSION) $(ARCH) $(TARGET_NAME)' | cmp -s - $@ || echo '$(VERSION) $(ARCH) $(TARGET_NAME)' >$@
 $(BUILD)/engine/init.o: $(BUILD)/version.txt
 $(BUILD)/engine/init.o: OBJ_CFLAGS = -DCHUHAN_BUILD='"$(VERSION)"' -DCHUHAN_BUILD_INFO='"$(ARCH), $(TARGET_NAME)"'
-.PHONY: FORCE version
+.PHONY: FORCE version engine-path
 FORCE:
 version:
 	@echo $(VERSION)
+engine-path:
+	@echo $(ENGINE)
 
 $(ENGINE): $(LIB_OBJS) $(MAIN_OBJ)
 	$(CC) $^ -o $@ $(LDFLAGS_ALL) $(LIBS)
@@ -279,6 +290,19 @@ test-windows: all $(TESTS)
 	@sh tests/windows/deps.sh test || { echo "test-windows: SKIPPED: MinGW-w64 or Wine cannot be installed"; exit 77; }
 	@$(MAKE) --no-print-directory TARGET=windows ARCH=x86-64 BUILD_TAG= $(WIN_BUILD)/chuhan.exe
 	bash tests/windows/test.sh $(WIN_BUILD)/chuhan.exe $(ENGINE) $(TESTS)
+# ------------------------------------------------------------------------------
+
+# ---- Release archives (tests/release) -------------------------------------------
+# `make dist`: build/dist/chuhan-VERSION-{linux,windows}-x86-64[-bmi2].{tar.gz,zip},
+# each a folder with the binary, README.md and LICENSE: four builds in
+# their own folders (BUILD_TAG=dist; ./chuhan is left alone), libzstd linked
+# in.  `make test-dist` unpacks the portable Linux archive and runs it from
+# another folder (and the Windows ones under Wine when it is installed).
+.PHONY: dist test-dist
+dist:
+	bash tests/release/dist.sh build/dist $(VERSION)
+test-dist: dist
+	bash tests/release/test.sh build/dist $(VERSION)
 # ------------------------------------------------------------------------------
 
 # ---- Hardening: fuzz targets (tests/fuzz) ------------------------------------

@@ -1,7 +1,8 @@
 #!/bin/sh
-# Make sure the libraries the build needs are present: cmocka (tests) and
-# zstd (opening book), and with MPI=1 Open MPI (its compiler wrapper, headers
-# and mpirun).  Installs them with apt-get when missing and allowed.
+# Make sure the libraries the build needs are present: zstd (opening book);
+# with TESTS=1 (make test) cmocka too, and with MPI=1 Open MPI (its compiler
+# wrapper, headers and mpirun).  Installs them with apt-get, without the
+# recommended packages, when missing and allowed.
 missing=""
 # have_header H...: the headers, each on its own #include line, preprocess.
 have_header() {
@@ -10,12 +11,13 @@ have_header() {
 }
 have_header zstd.h || missing="$missing libzstd-dev"
 # cmocka.h needs these four before it
-have_header stdarg.h stddef.h setjmp.h stdint.h cmocka.h || missing="$missing libcmocka-dev"
-# Open MPI without the recommended packages (no Fortran compiler, no docs)
-opts=""
+if [ "${TESTS:-0}" = 1 ]; then
+    have_header stdarg.h stddef.h setjmp.h stdint.h cmocka.h || missing="$missing libcmocka-dev"
+fi
+# (Open MPI without the recommended packages: no Fortran compiler, no docs)
+opts="--no-install-recommends"
 if [ "${MPI:-0}" = 1 ]; then
     { command -v mpicc && command -v mpirun; } >/dev/null 2>&1 || missing="$missing libopenmpi-dev openmpi-bin"
-    opts="--no-install-recommends"
 fi
 [ -z "$missing" ] && exit 0
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then

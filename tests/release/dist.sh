@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# make dist: the release archives, one for each system and instruction set:
+#   chuhan-VERSION-linux-x86-64.tar.gz      any x86-64 CPU
+#   chuhan-VERSION-linux-x86-64-bmi2.tar.gz x86-64-v3 (BMI2, AVX2): Intel Haswell
+#                                           (2013), AMD Zen 3 (2020) or later
+#   chuhan-VERSION-windows-x86-64.zip, chuhan-VERSION-windows-x86-64-bmi2.zip
+# each a folder chuhan-VERSION-SYSTEM-ARCH/ with the binary (chuhan or
+# chuhan.exe), README.md and LICENSE.  (AMD before Zen 3 has BMI2 but runs
+# its PEXT slowly: the portable build is the faster one there.)
+#
+# Usage: tests/release/dist.sh OUT VERSION (make dist passes them).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+out=$1 version=$2
+mkdir -p "$out"
+out=$(realpath "$out")
+command -v zip >/dev/null 2>&1 || {
+    echo "installing: zip"
+    apt-get install -y -q --no-install-recommends zip >/dev/null
+}
+
+# pack NAME BINARY: the folder NAME with the binary, README and LICENSE.
+pack() {
+    local name=$1 bin=$2 stage
+    stage=$(mktemp -d)
+    mkdir "$stage/$name"
+    cp "$bin" "$stage/$name/"
+    cp README.md LICENSE "$stage/$name/"
+    rm -f "$out/$name.tar.gz" "$out/$name.zip"
+    if [[ $bin == *.exe ]]; then
+        (cd "$stage" && zip -q -r -X "$out/$name.zip" "$name")
+        echo "dist: $out/$name.zip"
+    else
+        tar -C "$stage" --owner=0 --group=0 -czf "$out/$name.tar.gz" "$name"
+        echo "dist: $out/$name.tar.gz"
+    fi
+    rm -rf "$stage"
+}
+
+for target in linux windows; do
+    for arch in x86-64 x86-64-bmi2; do
+        flags=(TARGET=$target ARCH=$arch BUILD_TAG=dist STATIC_ZSTD=1)
+        make --no-print-directory -j"$(nproc)" "${flags[@]}" >"$out/build-$target-$arch.log" 2>&1 ||
+            { tail -20 "$out/build-$target-$arch.log"; echo "dist: the $target $arch build failed" >&2; exit 1; }
+        bin=$(make --no-print-directory -s "${flags[@]}" engine-path)
+        pack "chuhan-$version-$target-$arch" "$bin"
+    done
+done
