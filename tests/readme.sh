@@ -8,10 +8,14 @@
 #      the README shows below it, but for what it says differs between runs
 #      (time, nps, the commit in the version).
 # The commands are read from the README itself, so the test follows it.
-# Usage: tests/readme.sh [README] (default README.md).  Clone and logs in
-# build/readme-test.
+# Usage: tests/readme.sh [--here] [README] (default README.md): the commands
+# run in a fresh clone in build/readme-test, or with --here in this tree,
+# which must then be a fresh clone itself (CI's checkout: .ci/run, where
+# this is also the suite's one run).  Logs in build/readme-test.
 set -uo pipefail
 cd "$(dirname "$0")/.."
+here=0
+[ "${1:-}" = --here ] && { here=1; shift; }
 readme=$(realpath "${1:-README.md}")
 OUT=$(mkdir -p build/readme-test && realpath build/readme-test)
 say() { printf 'readme: %s\n' "$*"; }
@@ -34,10 +38,15 @@ nth() {
         on { print }'
 }
 
-rm -rf "$OUT/clone"
-git clone -q . "$OUT/clone" || { fail "cannot clone the repository"; exit 1; }
-# the README under test may have changes not yet committed
-cp "$readme" "$OUT/clone/README.md"
+if [ $here = 1 ]; then
+    DIR=$PWD
+else
+    DIR=$OUT/clone
+    rm -rf "$DIR"
+    git clone -q . "$DIR" || { fail "cannot clone the repository"; exit 1; }
+    # the README under test may have changes not yet committed
+    cp "$readme" "$DIR/README.md"
+fi
 
 # ---- 1. set-up ----
 setup=$(nth 1 sh "Set-up (fresh Debian)")
@@ -53,7 +62,7 @@ while IFS= read -r cmd; do
     n=$((n + 1))
     say "set-up: $cmd"
     start=$(date +%s)
-    if ! (cd "$OUT/clone" && bash -c "$cmd") >"$OUT/setup-$n.log" 2>&1; then
+    if ! (cd "$DIR" && bash -c "$cmd") 2>&1 | tee "$OUT/setup-$n.log" | { [ $here = 1 ] && cat || cat >/dev/null; }; then
         tail -5 "$OUT/setup-$n.log"
         fail "set-up command '$cmd' (log: $OUT/setup-$n.log)"
         continue
@@ -64,14 +73,14 @@ while IFS= read -r cmd; do
         [ "$got" = "$want_line" ] && say "  its last line: $got" || fail "bench's last line is '$got', the README says '$want_line'"
     fi
 done <<<"$setup"
-[ -x "$OUT/clone/chuhan" ] || fail "the set-up left no ./chuhan"
+[ -x "$DIR/chuhan" ] || fail "the set-up left no ./chuhan"
 
 # ---- 2. first moves ----
 mask() { sed -E 's/ (nps|time) [0-9]+/ \1 N/g; s/^(id name Chuhan [0-9.]+)[^ ]*$/\1/' ; }
 k=1
 while cmd=$(nth $k sh "First moves by hand") && [ -n "$cmd" ]; do
     want=$(nth $k "" "First moves by hand")
-    got=$(cd "$OUT/clone" && bash -c "$cmd" 2>&1)
+    got=$(cd "$DIR" && bash -c "$cmd" 2>&1)
     if [ "$(echo "$got" | mask)" = "$(echo "$want" | mask)" ]; then
         say "first moves $k: as the README shows ($(echo "$got" | tail -1))"
     else
