@@ -146,7 +146,8 @@ static void test_read_line(void **state)
     char text[64], buf[8];
     bool too_long;
     /* a line of cap - 1 bytes fits; cap bytes is cut, the rest skipped; NUL
-     * bytes dropped; CR LF read as LF; the last line needs no newline */
+     * bytes dropped; CR LF ends a line and an empty one; the last line
+     * needs no newline */
     snprintf(text, sizeof text, "1234567\n12345678\nab%ccd\r\nlast", 0);
     size_t len = 7 + 1 + 8 + 1 + 8 + 4;
     FILE *in = fmemopen(text, len, "r");
@@ -161,7 +162,20 @@ static void test_read_line(void **state)
     assert_false(too_long);
     assert_string_equal(buf, "abcd");
     assert_true(proto_read_line(in, buf, sizeof buf, &too_long));
+    assert_string_equal(buf, "");
+    assert_true(proto_read_line(in, buf, sizeof buf, &too_long));
     assert_string_equal(buf, "last");
+    assert_false(proto_read_line(in, buf, sizeof buf, &too_long));
+    fclose(in);
+    /* a lone CR ends a line too */
+    snprintf(text, sizeof text, "uci\risready\r\rgo\n");
+    in = fmemopen(text, strlen(text), "r");
+    assert_non_null(in);
+    static const char *const lines[] = {"uci", "isready", "", "go"};
+    for (int i = 0; i < 4; i++) {
+        assert_true(proto_read_line(in, buf, sizeof buf, &too_long));
+        assert_string_equal(buf, lines[i]);
+    }
     assert_false(proto_read_line(in, buf, sizeof buf, &too_long));
     fclose(in);
     /* tokens: at most max, the rest left */
@@ -225,6 +239,29 @@ static void test_long_line_xboard(void **state)
     sync_xboard(2);
     if (strstr(ep.log, "Illegal move"))
         fail_msg("the long setboard line was obeyed:\n%s", ep.log);
+}
+
+/* Commands ended by CR alone, by LF or by CR LF, in every protocol (and
+ * the first line, which picks it): each is served, none joined to the next. */
+static void test_cr_line_ends(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *session, *want;
+    } cases[] = {
+        {"uci\risready\r", "readyok"},
+        {"uci\r\nposition startpos moves h2e2\rd\r", "Fen: rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b"},
+        {"ucci\rsetoption usemillisec true\r\nisready\r", "readyok"},
+        {"xboard\rprotover 2\r\nping 7\r", "pong 7"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        if (start_engine(NULL))
+            fail_msg("cannot start the engine");
+        ep_send_raw(&ep, cases[i].session, strlen(cases[i].session));
+        if (!ep_expect(&ep, cases[i].want, WAIT_MS / 6, ep.log, sizeof ep.log))
+            fail_msg("'%s' sent with CR line ends: no '%s'", cases[i].session, cases[i].want);
+        ep_finish(&ep, WAIT_MS);
+    }
 }
 
 /* The first line chooses the protocol; one that is too long must be
@@ -747,6 +784,7 @@ const struct CMUnitTest *limits_tests(size_t *count)
 {
     static const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_read_line),
+        cmocka_unit_test(test_cr_line_ends),
         cmocka_unit_test(test_time_manager_extremes),
         cmocka_unit_test(test_engine_api_limits),
         cmocka_unit_test_setup_teardown(test_long_line_uci, setup_uci, teardown),

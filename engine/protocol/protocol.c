@@ -36,7 +36,10 @@ bool proto_read_line(FILE *in, char *buf, size_t cap, bool *too_long)
     *too_long = false;
     while ((ch = getc(in)) != EOF) {
         any = true;
-        if (ch == '\n')
+        /* CR, LF and CR LF all end a line (the LF of a CR LF then ends an
+         * empty one, which every reader skips): waiting to see whether an
+         * LF follows a CR would block on a GUI that sends CR alone */
+        if (ch == '\n' || ch == '\r')
             break;
         if (ch == '\0')
             continue;
@@ -45,8 +48,6 @@ bool proto_read_line(FILE *in, char *buf, size_t cap, bool *too_long)
         else
             *too_long = true;
     }
-    if (n && buf[n - 1] == '\r')
-        n--;
     buf[n] = 0;
     return any;
 }

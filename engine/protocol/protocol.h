@@ -25,7 +25,8 @@ void out_destroy(Output *out);
 /* One whole line (a newline is added), written and flushed under the lock. */
 void out_line(Output *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* Read a line without its end-of-line into buf.  False at end of input.  A
+/* Read a line without its end-of-line (CR, LF or CR LF; the LF of a CR LF
+ * ends an empty line) into buf.  False at end of input.  A
  * line longer than cap - 1 bytes is cut there, the rest is skipped and
  * *too_long set; NUL bytes are dropped. */
 bool proto_read_line(FILE *in, char *buf, size_t cap, bool *too_long);
