@@ -60,7 +60,7 @@ struct Engine {
     TT tt;
     ThreadPool *pool;
     long value[O_NB]; /* spin and check options; combo: index of the value */
-    char book_file[1024];
+    char book_file[ENGINE_VALUE_MAX];
     Book *book;       /* NULL: none (off, or it failed to load) */
     bool book_loaded; /* book reflects book_file */
     uint64_t book_rng;
@@ -189,7 +189,8 @@ static bool set_option(Engine *e, const char *name, const char *value, char *err
         if (!value || !*value || !strcmp(value, "<empty>"))
             value = o->def;
         if (strlen(value) >= sizeof e->book_file) {
-            snprintf(err, errlen, "%s: the value is too long", o->name);
+            snprintf(err, errlen, "%s: a value of %zu characters is refused (at most %d)", o->name, strlen(value),
+                     ENGINE_VALUE_MAX - 1);
             return false;
         }
         break;

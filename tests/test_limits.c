@@ -780,6 +780,77 @@ static void test_book_file_fifo(void **state)
     expect_in_log("info string book");
 }
 
+/* ---- option values ---- */
+
+/* A path of len characters whose first 1023 name a real file (the
+ * built-in book's source): cut short, it would load. */
+static char *long_book_path(size_t len)
+{
+    char *s = xmalloc(len + 1);
+    const char *tail = "book/default.book";
+    size_t pre = ENGINE_VALUE_MAX - 1 - strlen(tail);
+    for (size_t i = 0; i < pre; i += 2)
+        memcpy(s + i, pre - i >= 2 ? "./" : "/", pre - i >= 2 ? 2 : 1);
+    if (pre % 2)
+        s[pre - 1] = '/';
+    memcpy(s + pre, tail, strlen(tail));
+    for (size_t i = ENGINE_VALUE_MAX - 1; i < len; i++)
+        s[i] = 'x';
+    s[len] = 0;
+    return s;
+}
+
+/* A value over ENGINE_VALUE_MAX - 1 characters is refused with a message,
+ * in every front-end and either form, never cut short and used. */
+static void test_long_option_values_uci(void **state)
+{
+    (void)state;
+    char *path = long_book_path(1500);
+    ep_send(&ep, "setoption name BookFile value %s", path);
+    sync_uci();
+    expect_in_log("refused");
+    if (strstr(ep.log, "info string book"))
+        fail_msg("the long BookFile was cut short and loaded:\n%.2000s", ep.log);
+    ep_send(&ep, "setoption name Repetition Rule value %s", path);
+    sync_uci();
+    expect_in_log("refused");
+    /* a value of exactly 1023 characters is taken */
+    path[ENGINE_VALUE_MAX - 1] = 0;
+    ep_send(&ep, "setoption name BookFile value %s", path);
+    ep_send(&ep, "setoption name OwnBook value true");
+    ep_send(&ep, "position startpos");
+    ep_send(&ep, "go depth 3");
+    ep_want(&ep, "bestmove", WAIT_MS);
+    expect_in_log("info string book ");
+    if (strstr(ep.log, "refused"))
+        fail_msg("a value of 1023 characters refused:\n%.2000s", ep.log);
+    free(path);
+}
+
+static void test_long_option_values_ucci(void **state)
+{
+    (void)state;
+    char *path = long_book_path(1500);
+    ep_send(&ep, "setoption bookfiles %s", path);
+    sync_uci();
+    expect_in_log("refused");
+    ep.log[0] = 0;
+    ep_send(&ep, "setoption name BookFile value %s", path);
+    sync_uci();
+    expect_in_log("refused");
+    free(path);
+}
+
+static void test_long_option_values_xboard(void **state)
+{
+    (void)state;
+    char *path = long_book_path(1500);
+    ep_send(&ep, "option BookFile=%s", path);
+    sync_xboard(1);
+    expect_in_log("refused");
+    free(path);
+}
+
 const struct CMUnitTest *limits_tests(size_t *count)
 {
     static const struct CMUnitTest tests[] = {
@@ -806,6 +877,9 @@ const struct CMUnitTest *limits_tests(size_t *count)
         cmocka_unit_test_setup_teardown(test_numbers_xboard, setup_xboard, teardown),
         cmocka_unit_test_setup_teardown(test_book_file_device, setup_uci, teardown),
         cmocka_unit_test_setup_teardown(test_book_file_fifo, setup_uci, teardown),
+        cmocka_unit_test_setup_teardown(test_long_option_values_uci, setup_uci, teardown),
+        cmocka_unit_test_setup_teardown(test_long_option_values_ucci, setup_ucci, teardown),
+        cmocka_unit_test_setup_teardown(test_long_option_values_xboard, setup_xboard, teardown),
     };
     *count = sizeof tests / sizeof tests[0];
     return tests;

@@ -105,12 +105,16 @@ int in_next(Input *in)
     }
 }
 
-void proto_join(char **tok, int from, int to, char *out, size_t len)
+bool proto_join(char **tok, int from, int to, char *out, size_t len)
 {
     size_t used = 0;
     out[0] = 0;
-    for (int i = from; i < to && used < len; i++)
+    for (int i = from; i < to; i++) {
+        if (used >= len)
+            return false;
         used += (size_t)snprintf(out + used, len - used, "%s%s", i > from ? " " : "", tok[i]);
+    }
+    return used < len;
 }
 
 static bool word_is(const char *word, const char *keyword, bool nocase)
@@ -130,7 +134,10 @@ bool proto_position_words(char **tok, int n, int start, bool nocase, char *fen, 
         int first = ++i;
         while (i < n && !word_is(tok[i], "moves", nocase))
             i++;
-        proto_join(tok, first, i, fen, fenlen);
+        if (!proto_join(tok, first, i, fen, fenlen)) {
+            snprintf(err, errlen, "the FEN is too long");
+            return false;
+        }
         if (!*fen) {
             snprintf(err, errlen, "'fen' needs a FEN");
             return false;
@@ -152,17 +159,17 @@ bool proto_position_words(char **tok, int n, int start, bool nocase, char *fen, 
     return true;
 }
 
-bool proto_option_words(char **tok, int n, int start, bool nocase, char *name, size_t namelen, char *value,
-                        size_t valuelen, bool *has_value)
+int proto_option_words(char **tok, int n, int start, bool nocase, char *name, size_t namelen, char *value,
+                       size_t valuelen, bool *has_value)
 {
     int i = start;
     int first = i;
     while (i < n && !word_is(tok[i], "value", nocase))
         i++;
-    proto_join(tok, first, i, name, namelen);
+    bool fits = proto_join(tok, first, i, name, namelen);
     *has_value = i < n;
-    proto_join(tok, i + 1, n, value, valuelen);
-    return *name != 0;
+    fits &= proto_join(tok, i + 1, n, value, valuelen);
+    return !fits ? -1 : *name != 0;
 }
 
 bool proto_go_number(Output *out, const char *refusal, char **tok, int n, int *i, int64_t min, int64_t max,

@@ -126,9 +126,15 @@ static void cmd_setoption(Uci *u, char **tok, int n)
         out_line(u->out, "info string setoption: expected 'setoption name <name> [value <value>]'");
         return;
     }
-    char name[256], value[1024];
+    char name[256], value[ENGINE_VALUE_MAX];
     bool has_value;
-    if (!proto_option_words(tok, n, 2, true, name, sizeof name, value, sizeof value, &has_value)) {
+    int got = proto_option_words(tok, n, 2, true, name, sizeof name, value, sizeof value, &has_value);
+    if (got < 0) {
+        out_line(u->out, "info string setoption: a name over %zu or a value over %d characters is refused",
+                 sizeof name - 1, ENGINE_VALUE_MAX - 1);
+        return;
+    }
+    if (!got) {
         out_line(u->out, "info string setoption: no option name");
         return;
     }
