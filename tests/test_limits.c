@@ -851,6 +851,49 @@ static void test_long_option_values_xboard(void **state)
     free(path);
 }
 
+/* BookFile empty (no value, an empty one, "<empty>"): no book, in UCI and
+ * UCCI, whatever OwnBook or usebook say after it; <built-in> brings the
+ * built-in book back. */
+static void book_or_search(const char *book_text, bool want_book)
+{
+    ep_send(&ep, "position startpos");
+    ep_send(&ep, "go depth 3");
+    ep_want(&ep, "bestmove", WAIT_MS);
+    if (want_book != (strstr(ep.log, book_text) != NULL))
+        fail_msg("expected %s:\n%.2000s", want_book ? "a book move" : "a search, no book", ep.log);
+}
+
+static void test_book_file_empty_uci(void **state)
+{
+    (void)state;
+    static const char *const empties[] = {"setoption name BookFile value", "setoption name BookFile",
+                                          "setoption name BookFile value <empty>"};
+    for (int i = 0; i < 3; i++) {
+        ep_send(&ep, "setoption name BookFile value <built-in>");
+        ep_send(&ep, "setoption name OwnBook value true");
+        book_or_search("info string book ", true);
+        ep_send(&ep, "%s", empties[i]);
+        ep_send(&ep, "setoption name OwnBook value true");
+        book_or_search("info string book ", false);
+    }
+}
+
+static void test_book_file_empty_ucci(void **state)
+{
+    (void)state;
+    ep_send(&ep, "setoption usebook true");
+    book_or_search("info message book ", true);
+    ep_send(&ep, "setoption bookfiles");
+    ep_send(&ep, "setoption usebook true");
+    book_or_search("info message book ", false);
+    ep_send(&ep, "setoption bookfiles <built-in>");
+    book_or_search("info message book ", true);
+    ep_send(&ep, "setoption bookfiles <empty>");
+    ep_send(&ep, "setoption usebook false");
+    ep_send(&ep, "setoption usebook true");
+    book_or_search("info message book ", false);
+}
+
 const struct CMUnitTest *limits_tests(size_t *count)
 {
     static const struct CMUnitTest tests[] = {
@@ -880,6 +923,8 @@ const struct CMUnitTest *limits_tests(size_t *count)
         cmocka_unit_test_setup_teardown(test_long_option_values_uci, setup_uci, teardown),
         cmocka_unit_test_setup_teardown(test_long_option_values_ucci, setup_ucci, teardown),
         cmocka_unit_test_setup_teardown(test_long_option_values_xboard, setup_xboard, teardown),
+        cmocka_unit_test_setup_teardown(test_book_file_empty_uci, setup_uci, teardown),
+        cmocka_unit_test_setup_teardown(test_book_file_empty_ucci, setup_ucci, teardown),
     };
     *count = sizeof tests / sizeof tests[0];
     return tests;

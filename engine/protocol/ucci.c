@@ -354,17 +354,14 @@ static void cmd_setoption(Ucci *u, char **tok, int n)
     }
     case U_BOOKFILES: {
         /* Several files may be named with ';': one book is used.  An empty
-         * value turns the book off, as the protocol says. */
+         * value turns the book off, as the protocol says: BookFile empty,
+         * so that usebook true does not bring the built-in one back. */
         char *semi = strchr(value, ';');
         if (semi) {
             *semi = 0;
             out_line(u->out, "info message bookfiles: only the first book is used, %s", value);
         }
-        if (!*value || !strcasecmp(value, "<empty>")) {
-            set_engine_option(u, o->name, "OwnBook", "false");
-        } else {
-            set_engine_option(u, o->name, "BookFile", value);
-        }
+        set_engine_option(u, o->name, "BookFile", strcasecmp(value, "<empty>") ? value : "");
         break;
     }
     case U_NEWGAME:
