@@ -894,11 +894,60 @@ static void test_book_file_empty_ucci(void **state)
     book_or_search("info message book ", false);
 }
 
+/* ---- control characters ---- */
+
+/* Bad lines full of ESC and BEL, in every protocol: the replies quote
+ * them (an option name, a value, a move, a path), never raw. */
+static void check_no_control(const char *hello, const char *session, const char *sync, const char *want)
+{
+    if (start_engine(hello))
+        fail_msg("cannot start the engine");
+    ep_send_raw(&ep, session, strlen(session));
+    ep_send(&ep, "%s", sync);
+    ep.log[0] = 0;
+    if (!ep_expect(&ep, want, WAIT_MS, ep.log, sizeof ep.log))
+        fail_msg("%s: no '%s'", hello, want);
+    for (const char *p = ep.log; *p; p++)
+        if (((unsigned char)*p < 32 && *p != '\n') || *p == 127)
+            fail_msg("%s: a control character (%d) in a reply:\n%.3000s", hello, *p, ep.log);
+    if (!strchr(ep.log, '?'))
+        fail_msg("%s: the bad lines were not answered:\n%.3000s", hello, ep.log);
+    ep_send(&ep, "quit");
+    ep_finish(&ep, WAIT_MS);
+}
+
+static void test_control_chars_echo(void **state)
+{
+    (void)state;
+    static const char bad[] = "setoption name Hash\x1b[2J value 1\x07x\n"
+                              "setoption name Hash value 9\x1bz\n"
+                              "setoption name \x1b" "BookFile value /no\x07ne\n"
+                              "setoption name BookFile value /x\x1by\n"
+                              "position fen rnb\x1bkabnr/9 w\n"
+                              "position startpos moves h2e2 \x1b[31m\n"
+                              "setoption name Repetition Rule value \x1bx\n"
+                              "go depth \x07\n";
+    check_no_control("uci", bad, "isready", "readyok");
+    static const char bad_ucci[] = "setoption hashsize \x07\n"
+                                   "setoption bookfiles /x\x1by\n"
+                                   "setoption usebook \x1b\n"
+                                   "banmoves \x1b\n"
+                                   "probe fen \x1b\n";
+    char both[1024];
+    snprintf(both, sizeof both, "%s%s", bad, bad_ucci);
+    check_no_control("ucci", both, "isready", "readyok");
+    check_no_control("xboard",
+                     "protover 2\nsetboard \x1b\nusermove \x1b\x07\noption Hash=\x1b\noption \x1b=1\n"
+                     "option BookFile=/x\x1by\nlevel \x1b\nsd \x07\nping \x1b\n",
+                     "ping 99", "pong 99");
+}
+
 const struct CMUnitTest *limits_tests(size_t *count)
 {
     static const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_read_line),
         cmocka_unit_test(test_cr_line_ends),
+        cmocka_unit_test(test_control_chars_echo),
         cmocka_unit_test(test_time_manager_extremes),
         cmocka_unit_test(test_engine_api_limits),
         cmocka_unit_test_setup_teardown(test_long_line_uci, setup_uci, teardown),

@@ -18,14 +18,32 @@ void out_destroy(Output *out) { pthread_mutex_destroy(&out->lock); }
 
 void out_line(Output *out, const char *fmt, ...)
 {
+    /* Every line goes out through text_clean: whatever of the input a
+     * message quotes (a bad option name, a move, a path, an engine's
+     * error), no control character reaches the GUI's console. */
+    char small[1024], *line = small;
     va_list ap;
-    pthread_mutex_lock(&out->lock);
     va_start(ap, fmt);
-    vfprintf(out->f, fmt, ap);
+    int n = vsnprintf(small, sizeof small, fmt, ap);
     va_end(ap);
+    if (n >= (int)sizeof small) {
+        line = malloc((size_t)n + 1);
+        if (line) {
+            va_start(ap, fmt);
+            vsnprintf(line, (size_t)n + 1, fmt, ap);
+            va_end(ap);
+        } else {
+            line = small; /* out of memory: the line cut short */
+        }
+    }
+    text_clean(line);
+    pthread_mutex_lock(&out->lock);
+    fputs(line, out->f);
     fputc('\n', out->f);
     fflush(out->f);
     pthread_mutex_unlock(&out->lock);
+    if (line != small)
+        free(line);
 }
 
 bool proto_read_line(FILE *in, char *buf, size_t cap, bool *too_long)

@@ -22,7 +22,9 @@ typedef struct {
 
 void out_init(Output *out, FILE *f);
 void out_destroy(Output *out);
-/* One whole line (a newline is added), written and flushed under the lock. */
+/* One whole line (a newline is added), its control characters as '?' (text_clean:
+ * what a message quotes of the input cannot reach the GUI raw), written and
+ * flushed under the lock. */
 void out_line(Output *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Read a line without its end-of-line (CR, LF or CR LF; the LF of a CR LF

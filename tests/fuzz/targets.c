@@ -692,7 +692,9 @@ const char *fuzz_reader(const uint8_t *data, size_t size)
         uint8_t guard[256]; /* no write may reach past the reader */
     } r;
     ReaderStream s = {0};
-    const char *bad = NULL;
+    s.bytes = malloc(1); /* never NULL: offsets are taken from it */
+    s.cap = 1;
+    const char *bad = s.bytes ? NULL : "out of memory";
     for (size_t i = 0; i + 1 < size && !bad && s.len < (1u << 20); i += 2) {
         uint8_t op = data[i], arg = data[i + 1];
         bool ok = true;
