@@ -942,12 +942,51 @@ static void test_control_chars_echo(void **state)
                      "ping 99", "pong 99");
 }
 
+/* ---- the command line ---- */
+
+/* Bad arguments: the usage on standard error, nothing on standard output,
+ * status 2, and nothing done (no book written). */
+static void test_cli_bad_arguments(void **state)
+{
+    (void)state;
+    static const char *const bad[] = {
+        "perft --suite tests/data/perft.txt --max-nodes -5",
+        "perft --suite tests/data/perft.txt --max-nodes",
+        "perft --suite tests/data/perft.txt --max-nodes x",
+        "perft --suite tests/data/perft.txt junk",
+        "perft --suite",
+        "perft 0",
+        "bench 3 --rule nope",
+        "bench --rule",
+        "bench 3 4",
+        "book build -o /tmp/chuhan-cli-test.book --min-score nan tests/data/ccpd-master-games.pgn.zst",
+        "book build -o /tmp/chuhan-cli-test.book --min-score 2 tests/data/ccpd-master-games.pgn.zst",
+        "book build -o /tmp/chuhan-cli-test.book --max-ply -1 tests/data/ccpd-master-games.pgn.zst",
+        "book build -o /tmp/chuhan-cli-test.book --min-score",
+    };
+    char cmd[1024], out[4096];
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        unlink("/tmp/chuhan-cli-test.book");
+        snprintf(cmd, sizeof cmd, "{ %s %s 2>/dev/null; }", test_engine_path(), bad[i]);
+        int status = test_run(cmd, out, sizeof out);
+        if (status != 2 || out[0])
+            fail_msg("'%s': status %d, standard output '%.300s'", bad[i], status, out);
+        snprintf(cmd, sizeof cmd, "{ %s %s 2>&1 >/dev/null; }", test_engine_path(), bad[i]);
+        test_run(cmd, out, sizeof out);
+        if (!strstr(out, "usage: chuhan"))
+            fail_msg("'%s': no usage on standard error: '%.300s'", bad[i], out);
+        if (access("/tmp/chuhan-cli-test.book", F_OK) == 0)
+            fail_msg("'%s' wrote a book", bad[i]);
+    }
+}
+
 const struct CMUnitTest *limits_tests(size_t *count)
 {
     static const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_read_line),
         cmocka_unit_test(test_cr_line_ends),
         cmocka_unit_test(test_control_chars_echo),
+        cmocka_unit_test(test_cli_bad_arguments),
         cmocka_unit_test(test_time_manager_extremes),
         cmocka_unit_test(test_engine_api_limits),
         cmocka_unit_test_setup_teardown(test_long_line_uci, setup_uci, teardown),

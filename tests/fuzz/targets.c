@@ -623,10 +623,12 @@ const char *fuzz_book(const uint8_t *data, size_t size)
 
 /* The stream the input describes, and where its reads end.  Two bytes an
  * operation: op & 7 picks it, arg sizes it.  0-2: arg bytes of the input
- * as they are; 3: a run of one byte (the next input byte), arg x 1024 + op
- * long (up to 256 kB, for lines over PROC_LINE_MAX); 4: a newline; 5: CR LF;
- * 6: a run of arg x 257 bytes; 7: the bytes so far are read (a read ends
- * here, as a pipe delivers them). */
+ * as they are; 3: a run of one byte (the next input byte), arg x
+ * PROC_LINE_MAX / 64 + op long (up to four times PROC_LINE_MAX, for lines
+ * over it); 4: a newline; 5: CR LF; 6: a run of arg x PROC_LINE_MAX / 255
+ * bytes; 7: the bytes so far are read (a read ends here, as a pipe
+ * delivers them).  The stream stops growing at four times PROC_LINE_MAX. */
+#define READER_UNIT (PROC_LINE_MAX / 64)
 typedef struct {
     uint8_t *bytes;
     size_t len, cap;
@@ -694,13 +696,13 @@ const char *fuzz_reader(const uint8_t *data, size_t size)
     /* kept from one input to the next: a fresh megabyte each time (mmap,
      * page faults) cost more than the rest */
     static ReaderStream s;
-    if (!s.bytes && !stream_put(&s, NULL, 0, 1 << 19))
+    if (!s.bytes && !stream_put(&s, NULL, 0, 8 * PROC_LINE_MAX))
         return "out of memory";
     s.len = s.ncuts = 0;
     const char *bad = NULL;
-    /* up to some 500 kB: several lines over PROC_LINE_MAX, and more than
-     * the reader's buffer of twice that */
-    for (size_t i = 0; i + 1 < size && !bad && s.len < (1u << 19) - (1u << 18); i += 2) {
+    /* several lines over PROC_LINE_MAX, and more than the reader's buffer
+     * of twice that */
+    for (size_t i = 0; i + 1 < size && !bad && s.len < 4 * PROC_LINE_MAX; i += 2) {
         uint8_t op = data[i], arg = data[i + 1];
         bool ok = true;
         switch (op & 7) {
@@ -715,7 +717,7 @@ const char *fuzz_reader(const uint8_t *data, size_t size)
             break;
         }
         case 3:
-            ok = stream_put(&s, NULL, i + 2 < size ? data[i + 2] : 'x', (size_t)arg * 1024 + op);
+            ok = stream_put(&s, NULL, i + 2 < size ? data[i + 2] : 'x', (size_t)arg * READER_UNIT + op);
             i++;
             break;
         case 4:
@@ -725,7 +727,7 @@ const char *fuzz_reader(const uint8_t *data, size_t size)
             ok = stream_put(&s, "\r\n", 0, 2);
             break;
         case 6:
-            ok = stream_put(&s, NULL, 'a' + arg % 26, (size_t)arg * 257);
+            ok = stream_put(&s, NULL, 'a' + arg % 26, (size_t)arg * (PROC_LINE_MAX / 255));
             break;
         default:
             ok = stream_cut(&s);
