@@ -264,6 +264,48 @@ static void test_cr_line_ends(void **state)
     }
 }
 
+/* The Move Overhead is kept back from every clock, by one rule for every
+ * front-end, but never more than half of a move's fair share of the time
+ * left: at go time 50 movestogo 1 three overheads of 30 ms once left a
+ * think of 1 ms. */
+static void test_overhead_fair_share(void **state)
+{
+    (void)state;
+    static const int64_t times[] = {20, 50, 100, 300, 1000, 5000, 60000};
+    static const int mtgs[] = {0, 1, 2, 5, 40};
+    static const int64_t overheads[] = {0, 30, 100, 1000, 5000};
+    for (size_t a = 0; a < sizeof times / sizeof times[0]; a++)
+        for (size_t c = 0; c < sizeof mtgs / sizeof mtgs[0]; c++)
+            for (size_t d = 0; d < sizeof overheads / sizeof overheads[0]; d++) {
+                SearchLimits lim;
+                limits_clear(&lim);
+                lim.time[BLACK] = times[a];
+                lim.movestogo = mtgs[c];
+                TimeMan tm;
+                tm_init(&tm, &lim, BLACK, overheads[d], 0);
+                int64_t mtg = mtgs[c] ? mtgs[c] : 35, fair = times[a] / mtg;
+                /* at least 40% of the fair share is thought, at most the clock less the overhead kept */
+                if (tm.optimum < fair * 4 / 10 - 1 || tm.maximum > times[a])
+                    fail_msg("time %lld movestogo %d overhead %lld: optimum %lld maximum %lld (fair share %lld)",
+                             (long long)times[a], mtgs[c], (long long)overheads[d], (long long)tm.optimum,
+                             (long long)tm.maximum, (long long)fair);
+            }
+    /* the case reported: UCCI go time 50 movestogo 1, Move Overhead 30 */
+    SearchLimits lim;
+    limits_clear(&lim);
+    lim.time[RED] = 50;
+    lim.movestogo = 1;
+    TimeMan tm;
+    tm_init(&tm, &lim, RED, 30, 0);
+    if (tm.optimum < 15)
+        fail_msg("go time 50 movestogo 1: %lld ms to think", (long long)tm.optimum);
+    /* a long clock keeps the whole overhead */
+    lim.time[RED] = 60000;
+    lim.movestogo = 0;
+    tm_init(&tm, &lim, RED, 30, 0);
+    assert_true(tm.optimum == (60000 - 30 * 35) / 35);
+}
+
 /* The first line chooses the protocol; one that is too long must be
  * refused like any other, not obeyed cut short. */
 static void test_long_first_line(void **state)
@@ -988,6 +1030,7 @@ const struct CMUnitTest *limits_tests(size_t *count)
         cmocka_unit_test(test_control_chars_echo),
         cmocka_unit_test(test_cli_bad_arguments),
         cmocka_unit_test(test_time_manager_extremes),
+        cmocka_unit_test(test_overhead_fair_share),
         cmocka_unit_test(test_engine_api_limits),
         cmocka_unit_test_setup_teardown(test_long_line_uci, setup_uci, teardown),
         cmocka_unit_test_setup_teardown(test_long_line_ucci, setup_ucci, teardown),
