@@ -306,6 +306,32 @@ static void test_overhead_fair_share(void **state)
     assert_true(tm.optimum == (60000 - 30 * 35) / 35);
 }
 
+/* UCI go with a clock, but not the mover's: a message, and a move within
+ * a budget drawn from what was given (it searched until stop). */
+static void test_go_other_clock_uci(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *fen, *go, *want;
+    } cases[] = {
+        {"startpos", "go btime 2000", "info string go: no wtime"},
+        {"startpos", "go winc 300", "info string go: no wtime"},
+        {"startpos", "go binc 300 btime 1000", "info string go: no wtime"},
+        {"startpos moves h2e2", "go wtime 2000 winc 100", "info string go: no btime"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        ep_send(&ep, "position %s", cases[i].fen);
+        ep_send(&ep, "%s", cases[i].go);
+        const char *l = ep_expect(&ep, "bestmove", 6000 * ep_slow(), ep.log, sizeof ep.log);
+        if (!l) {
+            ep_send(&ep, "stop");
+            fail_msg("'%s': no bestmove within 6 s", cases[i].go);
+        }
+        expect_in_log(cases[i].want);
+        ep.log[0] = 0;
+    }
+}
+
 /* The first line chooses the protocol; one that is too long must be
  * refused like any other, not obeyed cut short. */
 static void test_long_first_line(void **state)
@@ -1031,6 +1057,7 @@ const struct CMUnitTest *limits_tests(size_t *count)
         cmocka_unit_test(test_cli_bad_arguments),
         cmocka_unit_test(test_time_manager_extremes),
         cmocka_unit_test(test_overhead_fair_share),
+        cmocka_unit_test_setup_teardown(test_go_other_clock_uci, setup_uci, teardown),
         cmocka_unit_test(test_engine_api_limits),
         cmocka_unit_test_setup_teardown(test_long_line_uci, setup_uci, teardown),
         cmocka_unit_test_setup_teardown(test_long_line_ucci, setup_ucci, teardown),
