@@ -332,6 +332,38 @@ static void test_go_other_clock_uci(void **state)
     }
 }
 
+/* A search stopped before depth 1 completes (here by a node limit of 1;
+ * a stop or xboard's ? take the same way out) plays the table's move, or
+ * the best of a one-ply look, never the first move generated (a0a1 from
+ * the start). */
+static void test_stop_before_depth_one(void **state)
+{
+    (void)state;
+    /* an empty table: the one-ply look takes the hanging rook */
+    ep_send(&ep, "position fen 3aka3/9/9/9/9/r8/9/9/9/R2K5 w");
+    ep_send(&ep, "go nodes 1");
+    const char *l = ep_want(&ep, "bestmove", WAIT_MS);
+    if (strncmp(l, "bestmove a0a4", 13))
+        fail_msg("a rook hangs, and the move is '%s'", l);
+    /* from the start, with nothing in the table: not the first generated move */
+    ep_send(&ep, "ucinewgame");
+    ep_send(&ep, "position startpos");
+    ep_send(&ep, "go nodes 1");
+    l = ep_want(&ep, "bestmove", WAIT_MS);
+    if (!strncmp(l, "bestmove a0a1", 13) || !strncmp(l, "bestmove a0a2", 13))
+        fail_msg("the first move generated: '%s'", l);
+    /* the table's move when it has one: that of a search just made */
+    ep_send(&ep, "go depth 7");
+    l = ep_want(&ep, "bestmove", WAIT_MS);
+    char deep[16], quick[16];
+    assert_int_equal(sscanf(l, "bestmove %15s", deep), 1);
+    ep_send(&ep, "go nodes 1");
+    l = ep_want(&ep, "bestmove", WAIT_MS);
+    assert_int_equal(sscanf(l, "bestmove %15s", quick), 1);
+    if (strcmp(deep, quick))
+        fail_msg("stopped at once after a depth 7 search that chose %s, it played %s", deep, quick);
+}
+
 /* The first line chooses the protocol; one that is too long must be
  * refused like any other, not obeyed cut short. */
 static void test_long_first_line(void **state)
@@ -1058,6 +1090,7 @@ const struct CMUnitTest *limits_tests(size_t *count)
         cmocka_unit_test(test_time_manager_extremes),
         cmocka_unit_test(test_overhead_fair_share),
         cmocka_unit_test_setup_teardown(test_go_other_clock_uci, setup_uci, teardown),
+        cmocka_unit_test_setup_teardown(test_stop_before_depth_one, setup_uci, teardown),
         cmocka_unit_test(test_engine_api_limits),
         cmocka_unit_test_setup_teardown(test_long_line_uci, setup_uci, teardown),
         cmocka_unit_test_setup_teardown(test_long_line_ucci, setup_ucci, teardown),
