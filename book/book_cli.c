@@ -14,6 +14,7 @@
 #include "engine/records/notation.h"
 #include "engine/util/clock.h"
 #include "engine/util/num.h"
+#include "engine/util/outfile.h"
 
 static int usage(void)
 {
@@ -61,6 +62,11 @@ static int build(int argc, char **argv)
     }
     if (!out || i >= argc)
         return usage();
+    char why[512];
+    if (!outfile_check(out, why, sizeof why)) { /* before the games are read */
+        fprintf(stderr, "book: %s\n", why);
+        return 2;
+    }
     double t0 = now();
     BookBuilder *b = book_builder_new(&opt);
     if (!b) {

@@ -1080,6 +1080,79 @@ static void test_cli_bad_arguments(void **state)
     }
 }
 
+/* The tools write only a new file or a regular one: a device, a FIFO, a
+ * directory or a symbolic link named as the output is refused with the
+ * reason and left as it was (book build -o /dev/null once replaced the
+ * device with a file). */
+static void test_outputs_only_regular_files(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/chuhan-out-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char fifo[128], link[128], target[128], sub[128], fresh[128], regular[128], cmd[2048], out[4096];
+    snprintf(fifo, sizeof fifo, "%s/fifo", dir);
+    snprintf(link, sizeof link, "%s/link", dir);
+    snprintf(target, sizeof target, "%s/target", dir);
+    snprintf(sub, sizeof sub, "%s/sub", dir);
+    snprintf(fresh, sizeof fresh, "%s/new.book", dir);
+    snprintf(regular, sizeof regular, "%s/old.book", dir);
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    FILE *f = fopen(target, "w");
+    assert_non_null(f);
+    fputs("keep\n", f);
+    fclose(f);
+    assert_int_equal(symlink(target, link), 0);
+    assert_int_equal(mkdir(sub, 0700), 0);
+    f = fopen(regular, "w");
+    assert_non_null(f);
+    fputs("old\n", f);
+    fclose(f);
+    const char *refused[] = {"/dev/null", fifo, link, sub};
+    const char *pgn = test_data_path("ccpd-master-games.pgn.zst");
+    for (size_t i = 0; i < 4; i++) {
+        static const char *const tools[] = {"book build --max-ply 2 -o %s %s", "tune --epochs 1 -o %s %s"};
+        for (size_t t = 0; t < 2; t++) {
+            char args[600];
+            snprintf(args, sizeof args, tools[t], refused[i], pgn);
+            snprintf(cmd, sizeof cmd, "%s %s", test_engine_path(), args);
+            int status = test_run(cmd, out, sizeof out);
+            if (status == 0 || !strstr(out, "refused"))
+                fail_msg("'%s': status %d, '%.500s'", args, status, out);
+        }
+    }
+    /* match --pgn to a link: refused before any game */
+    snprintf(cmd, sizeof cmd, "%s match --engine cmd=%s --engine cmd=%s --each depth=1 --games 2 --pgn %s",
+             test_engine_path(), test_engine_path(), test_engine_path(), link);
+    if (test_run(cmd, out, sizeof out) == 0 || !strstr(out, "refused"))
+        fail_msg("match --pgn to a symbolic link: '%.500s'", out);
+    /* each left as it was */
+    struct stat st;
+    assert_int_equal(stat("/dev/null", &st), 0);
+    assert_true(S_ISCHR(st.st_mode));
+    assert_int_equal(lstat(fifo, &st), 0);
+    assert_true(S_ISFIFO(st.st_mode));
+    assert_int_equal(lstat(link, &st), 0);
+    assert_true(S_ISLNK(st.st_mode));
+    assert_int_equal(lstat(sub, &st), 0);
+    assert_true(S_ISDIR(st.st_mode));
+    f = fopen(target, "r");
+    assert_non_null(f);
+    assert_non_null(fgets(out, sizeof out, f));
+    fclose(f);
+    assert_string_equal(out, "keep\n");
+    /* a new path and a regular file are written (the latter replaced whole) */
+    const char *good[] = {fresh, regular};
+    for (size_t i = 0; i < 2; i++) {
+        snprintf(cmd, sizeof cmd, "%s book build --max-ply 2 -o %s %s", test_engine_path(), good[i], pgn);
+        if (test_run(cmd, out, sizeof out) != 0)
+            fail_msg("book build -o %s: '%.500s'", good[i], out);
+        assert_int_equal(lstat(good[i], &st), 0);
+        assert_true(S_ISREG(st.st_mode) && st.st_size > 100);
+    }
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 const struct CMUnitTest *limits_tests(size_t *count)
 {
     static const struct CMUnitTest tests[] = {
@@ -1087,6 +1160,7 @@ const struct CMUnitTest *limits_tests(size_t *count)
         cmocka_unit_test(test_cr_line_ends),
         cmocka_unit_test(test_control_chars_echo),
         cmocka_unit_test(test_cli_bad_arguments),
+        cmocka_unit_test(test_outputs_only_regular_files),
         cmocka_unit_test(test_time_manager_extremes),
         cmocka_unit_test(test_overhead_fair_share),
         cmocka_unit_test_setup_teardown(test_go_other_clock_uci, setup_uci, teardown),

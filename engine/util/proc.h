@@ -18,7 +18,11 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#define PROC_LINE_MAX 65536 /* longest line kept */
+#ifndef PROC_LINE_MAX
+/* Longest line kept.  Settable at build time only so that the fuzz target
+ * of the reader can run the same code at a small scale (README, Hardening). */
+#define PROC_LINE_MAX 65536
+#endif
 
 /* The splitting of a child's output into lines, apart from any file (so
  * that it can be tested and fuzzed on its own): bytes go in through
