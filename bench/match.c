@@ -393,7 +393,7 @@ int match_cli(int argc, char **argv)
             status = match_usage();
         else {
             fprintf(stderr, "match: %s\n", err);
-            status = 2;
+            status = match_usage();
         }
         goto out;
     }

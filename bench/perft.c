@@ -174,8 +174,9 @@ int perft_cli(int argc, char **argv)
     char err[160];
     if (!pos || !pos_set_fen(pos, fen, err, sizeof err)) {
         fprintf(stderr, "perft: %s%s\n", pos ? "bad FEN: " : "out of memory", pos ? err : "");
+        bool bad_fen = pos != NULL;
         free(pos);
-        return 2;
+        return bad_fen ? perft_usage() : 2;
     }
     perft_divide(pos, (int)depth, stdout);
     free(pos);

@@ -136,6 +136,7 @@ static int probe(int argc, char **argv)
     char err[300];
     if (!pos_set_fen(pos, fen, err, sizeof err)) {
         fprintf(stderr, "book: bad FEN: %s\n", err);
+        usage();
         free(pos);
         return 2;
     }

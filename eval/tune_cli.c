@@ -73,7 +73,7 @@ int tune_cli(int argc, char **argv)
         }
         if (i + 1 >= argc) {
             fprintf(stderr, "tune: %s needs a value\n", a);
-            return 2;
+            return tune_usage();
         }
         const char *val = argv[++i];
         bool ok = true;
@@ -111,7 +111,7 @@ int tune_cli(int argc, char **argv)
         }
         if (!ok) {
             fprintf(stderr, "tune: bad value '%s' for %s\n", val, a);
-            return 2;
+            return tune_usage();
         }
     }
     if (nfiles == 0)

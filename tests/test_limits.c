@@ -1063,6 +1063,19 @@ static void test_cli_bad_arguments(void **state)
         "book build -o /tmp/chuhan-cli-test.book --min-score 2 tests/data/ccpd-master-games.pgn.zst",
         "book build -o /tmp/chuhan-cli-test.book --max-ply -1 tests/data/ccpd-master-games.pgn.zst",
         "book build -o /tmp/chuhan-cli-test.book --min-score",
+        "book probe --book",
+        "perft 3 nofen",
+        "judge --rule nope startpos",
+        "judge --repeats x startpos",
+        "magics x",
+        "magics 1 2",
+        "pgn convert --to nope x",
+        "tune --nope",
+        "tune --epochs x y",
+        "match --games x",
+        "match --nope",
+        "smp 2 x",
+        "soak --games x",
     };
     char cmd[1024], out[4096];
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
