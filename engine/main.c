@@ -10,6 +10,7 @@
 
 #include "bench/bench.h"
 #include "bench/match.h"
+#include "bench/matebench.h"
 #include "bench/perft.h"
 #include "bench/smp.h"
 #include "bench/soak.h"
@@ -32,6 +33,7 @@ static int usage(void)
             "       chuhan perft DEPTH [FEN]    leaf count per root move and in all\n"
             "       chuhan perft --suite FILE [--max-nodes N]   check a perft reference file\n"
             "       chuhan bench [DEPTH] [--rule R]  search the bench positions; the node count is the signature\n"
+            "       chuhan matebench [--nodes N] [--file SUITE]  nodes to see each mate of a suite (median, 75th percentile)\n"
             "       chuhan smp [THREADS] [MS] [DEPTH] [POSITIONS]  SMP scaling: nodes/s and time to depth, 1 vs N threads\n"
             "       chuhan magics [SEED]        print a freshly generated magic table\n"
             "       chuhan match --engine cmd=CMD [name=N] [proto=uci|ucci] [option.X=V] --engine ... --each tc=..|movetime=..|depth=..|nodes=.. --games N [...]\n"
@@ -50,7 +52,7 @@ static const struct {
     {"perft", perft_cli, false}, {"magics", magic_cli, false}, {"bench", bench_cli, false},
     {"smp", smp_cli, false},     {"judge", rules_judge_cli, false}, {"book", book_cli, false},
     {"pgn", pgn_cli, false},     {"match", match_cli, true},  {"tune", tune_cli, false},
-    {"soak", soak_cli, false},
+    {"soak", soak_cli, false},   {"matebench", matebench_cli, false},
 };
 
 /* Serve the protocol the first non-empty line names: ucci, xboard, or UCI,
