@@ -56,6 +56,20 @@ typedef struct {
 NnueNet *nnue_alloc(void);
 void nnue_free(NnueNet *net);
 
+/* ---- net files (nnue_file.c) ----
+ * A net file is one zstd frame holding: "CHUHNNUE", the format version
+ * (uint32), the architecture (NNUE_ARCH, 32 bytes, NUL-padded), inputs,
+ * hidden size, output buckets, payload bytes (uint32 each), the payload's
+ * FNV-1a 64 checksum (uint64), then the payload: ft_w, ft_b, out_w (int16),
+ * out_b (int32), all little-endian. */
+#define NNUE_FILE_VERSION 1
+/* Read a net; NULL with the reason in err: the file cannot be read, is
+ * not a Chuhan net, is truncated, corrupted, of another format version or
+ * of another architecture. */
+NnueNet *nnue_load_file(const char *path, char *err, size_t errlen);
+NnueNet *nnue_load_memory(const void *data, size_t size, char *err, size_t errlen);
+bool nnue_save_file(const NnueNet *net, const char *path, char *err, size_t errlen);
+
 /* ---- features (shared with the trainer) ---- */
 
 /* The orientation of perspective p with its king on king_sq: bucket and
