@@ -38,7 +38,7 @@
 #define NNUE_HIDDEN 256
 #define NNUE_OUT_BUCKETS 4
 #define NNUE_QA 255
-#define NNUE_QB 64
+#define NNUE_QB 512
 #define NNUE_SCALE 400
 /* Bounds the loader enforces so that no sum can overflow int32. */
 #define NNUE_OUT_W_MAX 16000
