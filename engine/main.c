@@ -33,7 +33,7 @@ static int usage(void)
             "usage: chuhan                      serve UCI/UCCI/xboard on stdin\n"
             "       chuhan perft DEPTH [FEN]    leaf count per root move and in all\n"
             "       chuhan perft --suite FILE [--max-nodes N]   check a perft reference file\n"
-            "       chuhan bench [DEPTH] [--rule R]  search the bench positions; the node count is the signature\n"
+            "       chuhan bench [DEPTH] [--rule R] [--evalfile NET]  search the bench positions; the node count is the signature\n"
             "       chuhan smp [THREADS] [MS] [DEPTH] [POSITIONS]  SMP scaling: nodes/s and time to depth, 1 vs N threads\n"
             "       chuhan magics [SEED]        print a freshly generated magic table\n"
             "       chuhan match --engine cmd=CMD [name=N] [proto=uci|ucci] [option.X=V] --engine ... --each tc=..|movetime=..|depth=..|nodes=.. --games N [...]\n"
