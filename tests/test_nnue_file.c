@@ -185,6 +185,14 @@ static void test_nnue_eval_file_option(void **state)
     uint64_t nodes = engine_bench_search(e, 6, &best);
     assert_true(nodes > 100);
     assert_true(pos_pseudo_legal(&pos, best) && pos_legal(&pos, best));
+    /* and so do helper threads, each with its own accumulators */
+    assert_true(engine_set_option(e, "Threads", "3", err, sizeof err));
+    EngineLimits limits;
+    limits_clear(&limits);
+    limits.depth = 7;
+    engine_go(e, &limits);
+    engine_wait(e);
+    assert_true(engine_set_option(e, "Threads", "1", err, sizeof err));
     /* empty: back to the hand-written evaluation */
     assert_true(engine_set_option(e, "EvalFile", "", err, sizeof err));
     assert_int_equal(engine_eval(e), evaluate(&pos));
