@@ -16,6 +16,7 @@
 #include "engine/util/num.h"
 #include "eval/eval.h"
 #include "engine_private.h"
+#include "skill.h"
 #include "search/threads.h"
 
 enum {
@@ -32,6 +33,9 @@ enum {
     O_BOOK_FILE,
     O_BOOK_DEPTH,
     O_BOOK_VARIETY,
+    O_SKILL_LEVEL,
+    O_LIMIT_STRENGTH,
+    O_ELO,
     O_NB
 };
 
@@ -51,6 +55,9 @@ static const OptionInfo OPTIONS[O_NB] = {
     [O_BOOK_FILE] = {"BookFile", OPT_STRING, BOOK_DEFAULT_NAME, 0, 0, {NULL}},
     [O_BOOK_DEPTH] = {"BookDepth", OPT_SPIN, "30", 0, 1000, {NULL}},
     [O_BOOK_VARIETY] = {"BookVariety", OPT_CHECK, "false", 0, 0, {NULL}},
+    [O_SKILL_LEVEL] = {"Skill Level", OPT_SPIN, "20", 0, SKILL_MAX, {NULL}},
+    [O_LIMIT_STRENGTH] = {"UCI_LimitStrength", OPT_CHECK, "false", 0, 0, {NULL}},
+    [O_ELO] = {"UCI_Elo", OPT_SPIN, "1000", SKILL_ELO_MIN, SKILL_ELO_MAX, {NULL}},
 };
 
 struct Engine {
@@ -68,6 +75,11 @@ struct Engine {
     Move bench_move;
     bool rank1; /* moves in messages with ranks 1-10 */
     Cluster *cluster; /* NULL: this process searches alone */
+    /* below full strength: the level of the running search, the lines it
+     * picks from (written by the search thread's reports) */
+    double skill;
+    SkillLines skill_lines;
+    uint64_t skill_rng;
 };
 
 int engine_option_count(void) { return O_NB; }
@@ -101,6 +113,8 @@ Engine *engine_new(const EngineCallbacks *cb, char *err, size_t errlen)
     e->value[O_REPETITION_RULE] = RULE_CXA;
     snprintf(e->book_file, sizeof e->book_file, "%s", BOOK_DEFAULT_NAME);
     e->book_rng = (uint64_t)now_ms();
+    e->skill_rng = e->book_rng ^ 0x5eed;
+    e->skill = SKILL_MAX;
     pos_set_fen(&e->root, START_FEN, NULL, 0);
     if (!tt_resize(&e->tt, (size_t)e->value[O_HASH], 1, err, errlen) || !(e->pool = pool_new(1, err, errlen))) {
         tt_free(&e->tt);
@@ -324,6 +338,12 @@ EngineRules engine_rules(const Engine *e)
 static void on_info(void *ctx, const SearchInfo *info)
 {
     Engine *e = ctx;
+    if (!skill_full(e->skill)) {
+        /* the level's extra lines are its own, not the user's */
+        skill_note(&e->skill_lines, info);
+        if (info->multipv > e->value[O_MULTIPV] || !e->cb.info)
+            return;
+    }
     if (cluster_in_use(e->cluster)) {
         /* the nodes of every rank */
         SearchInfo all = *info;
@@ -338,6 +358,11 @@ static void on_bestmove(void *ctx, Move best, Move ponder)
 {
     Engine *e = ctx;
     cluster_collect(e->cluster, &best, &ponder);
+    if (!skill_full(e->skill)) {
+        pos_copy(&e->scratch, &e->root);
+        best = skill_pick(e->skill, &e->scratch, &e->skill_lines, best, &ponder, (int)e->value[O_REPETITION_RULE],
+                          &e->skill_rng);
+    }
     if (e->cb.bestmove)
         e->cb.bestmove(e->cb.ctx, best, ponder);
 }
@@ -349,10 +374,15 @@ static SearchSettings settings(const Engine *e)
     return (SearchSettings){(int)e->value[O_MULTIPV], rules.rule, rules.sixty_move_plies, e->value[O_MOVE_OVERHEAD]};
 }
 
-static void start(Engine *e, const EngineLimits *limits, const SearchReport *report)
+static void start(Engine *e, const EngineLimits *limits, const SearchSettings *s, const SearchReport *report)
 {
-    SearchSettings s = settings(e);
-    pool_start(e->pool, &e->tt, &e->root, limits, &s, report);
+    pool_start(e->pool, &e->tt, &e->root, limits, s, report);
+}
+
+/* The level the options ask for: UCI_Elo when strength is limited. */
+static double skill_level(const Engine *e)
+{
+    return e->value[O_LIMIT_STRENGTH] ? skill_from_elo((int)e->value[O_ELO]) : (double)e->value[O_SKILL_LEVEL];
 }
 
 /* A book move for the game position, or MOVE_NONE: only for a normal timed
@@ -403,8 +433,12 @@ void engine_go(Engine *e, const EngineLimits *limits)
     }
     EngineLimits mine = *limits;
     SearchSettings s = settings(e);
+    e->skill = skill_level(e);
+    skill_clear(&e->skill_lines);
+    skill_limits(e->skill, &mine, &s.multipv);
     cluster_go(e->cluster, &e->root, &mine, &s);
-    start(e, &mine, &(SearchReport){e->cb.info ? on_info : NULL, on_bestmove, e});
+    bool reports = e->cb.info || !skill_full(e->skill);
+    start(e, &mine, &s, &(SearchReport){reports ? on_info : NULL, on_bestmove, e});
 }
 
 void engine_stop(Engine *e) { pool_stop(e->pool); }
@@ -453,7 +487,8 @@ uint64_t engine_bench_search(Engine *e, int depth, Move *best)
     EngineLimits limits;
     limits_clear(&limits);
     limits.depth = depth;
-    start(e, &limits, &(SearchReport){NULL, bench_bestmove, e});
+    SearchSettings s = settings(e);
+    start(e, &limits, &s, &(SearchReport){NULL, bench_bestmove, e});
     pool_wait(e->pool);
     if (best)
         *best = e->bench_move;

@@ -513,6 +513,187 @@ static void test_threads_and_hash_change_between_searches(void **state)
     engine_free(e);
 }
 
+
+/* ---- strength levels (Skill Level, UCI_LimitStrength, UCI_Elo) ---- */
+
+static void set_level(Engine *e, int level)
+{
+    char err[256], text[8];
+    snprintf(text, sizeof text, "%d", level);
+    if (!engine_set_option(e, "Skill Level", text, err, sizeof err))
+        fail_msg("Skill Level %d: %s", level, err);
+}
+
+static void go_nodes(Engine *e, uint64_t nodes)
+{
+    EngineLimits lim;
+    limits_clear(&lim);
+    lim.nodes = nodes;
+    cap.bestmoves = 0;
+    engine_go(e, &lim);
+    engine_wait(e);
+    assert_int_equal(cap.bestmoves, 1);
+}
+
+/* Every level plays legal moves through a game's opening and middle
+ * game, the engine's position taking each one. */
+static void test_skill_levels_play_legal_moves(void **state)
+{
+    (void)state;
+    Engine *e = new_engine();
+    char err[256];
+    for (int level = 0; level <= 20; level++) {
+        set_level(e, level);
+        engine_new_game(e);
+        assert_true(engine_set_position(e, NULL, NULL, 0, false, err, sizeof err));
+        for (int ply = 0; ply < 24; ply++) {
+            go_nodes(e, 3000);
+            if (cap.best == MOVE_NONE)
+                break; /* the game is over */
+            Position pos;
+            pos_copy(&pos, engine_position(e));
+            if (!pos_pseudo_legal(&pos, cap.best) || !pos_legal(&pos, cap.best))
+                fail_msg("level %d plays an illegal move at ply %d", level, ply);
+            assert_true(engine_push_move(e, cap.best));
+        }
+    }
+    engine_free(e);
+}
+
+/* A weak level varies its moves where full strength does not, and the
+ * variety grows as the level falls: it is weakened, not random. */
+static void test_skill_weak_levels_vary(void **state)
+{
+    (void)state;
+    Engine *e = new_engine();
+    const char *fen = START_FEN;
+    int distinct[21] = {0};
+    char err[256];
+    for (int level = 0; level <= 20; level += 10) {
+        set_level(e, level);
+        Move seen[64];
+        for (int i = 0; i < 40; i++) {
+            engine_new_game(e);
+            assert_true(engine_set_position(e, fen, NULL, 0, false, err, sizeof err));
+            go_nodes(e, 3000);
+            int k = 0;
+            while (k < distinct[level] && seen[k] != cap.best)
+                k++;
+            if (k == distinct[level])
+                seen[distinct[level]++] = cap.best;
+        }
+    }
+    printf("distinct moves in 40 searches: level 0 %d, level 10 %d, level 20 %d\n", distinct[0], distinct[10],
+           distinct[20]);
+    assert_int_equal(distinct[20], 1);
+    assert_true(distinct[0] >= 3);
+    assert_true(distinct[0] >= distinct[10]);
+    engine_free(e);
+}
+
+/* Every level takes a mate in one, a quiet one included. */
+static void test_skill_levels_mate_in_one(void **state)
+{
+    (void)state;
+    Engine *e = new_engine();
+    /* a0a9 or a0d0 mate; and a cannon mate with a rook for a screen */
+    static const char *const fens[] = {"3k5/8R/9/9/9/9/9/9/9/R3K4 w - - 0 1",
+                                       "3rkr3/9/9/9/4P4/9/9/1C7/9/4K4 w - - 0 1",
+                                       "3k5/9/9/9/9/9/9/9/1R7/R3K4 w - - 0 1"};
+    char err[256];
+    for (int level = 0; level <= 20; level++) {
+        set_level(e, level);
+        for (size_t f = 0; f < sizeof fens / sizeof fens[0]; f++)
+            for (int rep = 0; rep < 4; rep++) {
+                engine_new_game(e);
+                assert_true(engine_set_position(e, fens[f], NULL, 0, false, err, sizeof err));
+                go_nodes(e, 2000);
+                Position pos;
+                pos_copy(&pos, engine_position(e));
+                assert_true(pos_pseudo_legal(&pos, cap.best) && pos_legal(&pos, cap.best));
+                pos_do_move(&pos, cap.best);
+                if (count_legal(&pos) != 0)
+                    fail_msg("level %d misses the mate in one of %s", level, fens[f]);
+            }
+    }
+    engine_free(e);
+}
+
+/* No level repeats into a cycle the rules forbid it, where full strength
+ * can vary: the repetition cases with the violator to move. */
+static void test_skill_levels_never_forbidden_repetition(void **state)
+{
+    (void)state;
+    static RepCase cases[160];
+    int n = load_cases(cases, 160);
+    Engine *e = new_engine();
+    char err[256];
+    assert_true(engine_set_option(e, "Repetition Rule", "axf", err, sizeof err));
+    int checked = 0;
+    for (int i = 0; i < n; i++) {
+        const RepCase *c = &cases[i];
+        if (c->soft || c->violator < 0)
+            continue;
+        int k = c->nmoves - 1;
+        while (k >= 0 && mover(c, k) != c->violator)
+            k--;
+        set_level(e, 20);
+        search_case(e, c, k, 6, MOVE_NONE);
+        Move repeat = parse_move(engine_position(e), c->moves[k], false);
+        if (cap.best == repeat)
+            continue; /* forced to repeat: every alternative is mated */
+        for (int level = 0; level < 20; level += 3) {
+            set_level(e, level);
+            for (int rep = 0; rep < 3; rep++) {
+                search_case(e, c, k, 6, MOVE_NONE);
+                if (cap.best == repeat)
+                    fail_msg("%s: level %d repeats into a forbidden cycle", c->id, level);
+                checked++;
+            }
+        }
+    }
+    printf("strength levels: %d searches in repetition cases, none forbidden\n", checked);
+    assert_true(checked >= 500);
+    engine_free(e);
+}
+
+/* UCI_Elo is refused outside its range, saying the range; inside, with
+ * UCI_LimitStrength, it plays weaker than full strength (it varies). */
+static void test_skill_elo_range(void **state)
+{
+    (void)state;
+    Engine *e = new_engine();
+    char err[256], want[64];
+    const OptionInfo *elo = engine_find_option("UCI_Elo");
+    assert_non_null(elo);
+    assert_true(elo->min > 0 && elo->min < elo->max);
+    snprintf(want, sizeof want, "from %ld to %ld", elo->min, elo->max);
+    assert_false(engine_set_option(e, "UCI_Elo", "0", err, sizeof err));
+    assert_non_null(strstr(err, want));
+    assert_false(engine_set_option(e, "UCI_Elo", "99999", err, sizeof err));
+    assert_non_null(strstr(err, want));
+    assert_false(engine_set_option(e, "Skill Level", "21", err, sizeof err));
+    assert_non_null(strstr(err, "from 0 to 20"));
+    assert_false(engine_set_option(e, "Skill Level", "-1", err, sizeof err));
+    char text[16];
+    snprintf(text, sizeof text, "%ld", elo->min);
+    assert_true(engine_set_option(e, "UCI_Elo", text, err, sizeof err));
+    assert_true(engine_set_option(e, "UCI_LimitStrength", "true", err, sizeof err));
+    const char *fen = START_FEN;
+    Move first = MOVE_NONE;
+    bool varied = false;
+    for (int i = 0; i < 40 && !varied; i++) {
+        engine_new_game(e);
+        assert_true(engine_set_position(e, fen, NULL, 0, false, err, sizeof err));
+        go_nodes(e, 3000);
+        if (i == 0)
+            first = cap.best;
+        varied = cap.best != first;
+    }
+    assert_true(varied);
+    engine_free(e);
+}
+
 const struct CMUnitTest *search_tests(size_t *count)
 {
     static const struct CMUnitTest tests[] = {
@@ -530,6 +711,11 @@ const struct CMUnitTest *search_tests(size_t *count)
         cmocka_unit_test(test_mate_on_the_last_ply),
         cmocka_unit_test(test_threads_search_and_stop),
         cmocka_unit_test(test_threads_and_hash_change_between_searches),
+        cmocka_unit_test(test_skill_levels_play_legal_moves),
+        cmocka_unit_test(test_skill_weak_levels_vary),
+        cmocka_unit_test(test_skill_levels_mate_in_one),
+        cmocka_unit_test(test_skill_levels_never_forbidden_repetition),
+        cmocka_unit_test(test_skill_elo_range),
     };
     *count = sizeof tests / sizeof tests[0];
     return tests;
