@@ -13,6 +13,7 @@
 #include "engine/board/movegen.h"
 #include "engine/rules/rules.h"
 #include "engine/util/clock.h"
+#include "engine/util/debuglog.h"
 #include "engine/util/num.h"
 #include "eval/eval.h"
 #include "engine_private.h"
@@ -36,6 +37,7 @@ enum {
     O_SKILL_LEVEL,
     O_LIMIT_STRENGTH,
     O_ELO,
+    O_DEBUG_LOG,
     O_NB
 };
 
@@ -58,6 +60,7 @@ static const OptionInfo OPTIONS[O_NB] = {
     [O_SKILL_LEVEL] = {"Skill Level", OPT_SPIN, "20", 0, SKILL_MAX, {NULL}},
     [O_LIMIT_STRENGTH] = {"UCI_LimitStrength", OPT_CHECK, "false", 0, 0, {NULL}},
     [O_ELO] = {"UCI_Elo", OPT_SPIN, "1000", SKILL_ELO_MIN, SKILL_ELO_MAX, {NULL}},
+    [O_DEBUG_LOG] = {"Debug Log File", OPT_STRING, "", 0, 0, {NULL}},
 };
 
 struct Engine {
@@ -80,6 +83,7 @@ struct Engine {
     double skill;
     SkillLines skill_lines;
     uint64_t skill_rng;
+    DebugLog log; /* the protocol's lines, when Debug Log File names a file */
 };
 
 int engine_option_count(void) { return O_NB; }
@@ -115,9 +119,11 @@ Engine *engine_new(const EngineCallbacks *cb, char *err, size_t errlen)
     e->book_rng = (uint64_t)now_ms();
     e->skill_rng = e->book_rng ^ 0x5eed;
     e->skill = SKILL_MAX;
+    dlog_init(&e->log);
     pos_set_fen(&e->root, START_FEN, NULL, 0);
     if (!tt_resize(&e->tt, (size_t)e->value[O_HASH], 1, err, errlen) || !(e->pool = pool_new(1, err, errlen))) {
         tt_free(&e->tt);
+        dlog_destroy(&e->log);
         free(e);
         return NULL;
     }
@@ -127,6 +133,7 @@ Engine *engine_new(const EngineCallbacks *cb, char *err, size_t errlen)
     if (!e->cluster && errlen && err[0]) {
         pool_free(e->pool);
         tt_free(&e->tt);
+        dlog_destroy(&e->log);
         free(e);
         return NULL;
     }
@@ -143,8 +150,11 @@ void engine_free(Engine *e)
     pool_free(e->pool);
     tt_free(&e->tt);
     book_free(e->book);
+    dlog_destroy(&e->log);
     free(e);
 }
+
+DebugLog *engine_debug_log(Engine *e) { return &e->log; }
 
 /* (Re)load the book named by BookFile (the built-in one by default).  On
  * failure the engine plays on without a book and err says why. */
@@ -231,6 +241,8 @@ static bool set_option(Engine *e, const char *name, const char *value, char *err
     case O_CLEAR_HASH:
         tt_clear(&e->tt, pool_size(e->pool));
         return true;
+    case O_DEBUG_LOG:
+        return dlog_open(&e->log, value, err, errlen);
     case O_BOOK_FILE:
         snprintf(e->book_file, sizeof e->book_file, "%s", value);
         e->book_loaded = false;
@@ -248,6 +260,8 @@ bool engine_set_option(Engine *e, const char *name, const char *value, char *err
 {
     if (!set_option(e, name, value, err, errlen))
         return false;
+    if (option_index(name) == O_DEBUG_LOG)
+        return true; /* the log is this process's own */
     cluster_option(e->cluster, OPTIONS[option_index(name)].name, value);
     return true;
 }
@@ -265,6 +279,8 @@ const char *engine_get_option(Engine *e, const char *name, char *buf, size_t len
         snprintf(buf, len, "%s", OPTIONS[i].vars[e->value[i]]);
     else if (i == O_BOOK_FILE)
         snprintf(buf, len, "%s", e->book_file);
+    else if (i == O_DEBUG_LOG)
+        dlog_path(&e->log, buf, len);
     else
         snprintf(buf, len, "%s", OPTIONS[i].def);
     return buf;

@@ -11,21 +11,50 @@
 void out_init(Output *out, FILE *f)
 {
     out->f = f;
+    out->log = NULL;
     pthread_mutex_init(&out->lock, NULL);
 }
 
 void out_destroy(Output *out) { pthread_mutex_destroy(&out->lock); }
 
+void out_set_log(Output *out, DebugLog *log)
+{
+    pthread_mutex_lock(&out->lock);
+    out->log = log;
+    pthread_mutex_unlock(&out->lock);
+}
+
+void out_log_in(Output *out, const char *line)
+{
+    pthread_mutex_lock(&out->lock);
+    if (out->log)
+        dlog_line(out->log, true, line);
+    pthread_mutex_unlock(&out->lock);
+}
+
 void out_line(Output *out, const char *fmt, ...)
 {
+    char small[4096], *text = small;
     va_list ap;
-    pthread_mutex_lock(&out->lock);
     va_start(ap, fmt);
-    vfprintf(out->f, fmt, ap);
+    int n = vsnprintf(small, sizeof small, fmt, ap);
     va_end(ap);
+    if (n >= (int)sizeof small && (text = malloc((size_t)n + 1))) {
+        va_start(ap, fmt);
+        vsnprintf(text, (size_t)n + 1, fmt, ap);
+        va_end(ap);
+    } else if (!text) {
+        text = small; /* out of memory: the line cut */
+    }
+    pthread_mutex_lock(&out->lock);
+    fputs(text, out->f);
     fputc('\n', out->f);
     fflush(out->f);
+    if (out->log)
+        dlog_line(out->log, false, text);
     pthread_mutex_unlock(&out->lock);
+    if (text != small)
+        free(text);
 }
 
 bool proto_read_line(FILE *in, char *buf, size_t cap, bool *too_long)
@@ -92,6 +121,7 @@ int in_next(Input *in)
         } else if (!proto_read_line(in->f, in->line, LINE_MAX_BYTES, &too_long)) {
             return 0;
         }
+        out_log_in(in->out, in->line);
         if (too_long) {
             out_line(in->out, "%s input line longer than %d bytes ignored", in->refusal, LINE_MAX_BYTES - 1);
             continue;

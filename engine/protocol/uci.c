@@ -269,6 +269,7 @@ int uci_serve(FILE *in, Output *out, const char *first_line)
         in_close(&u.in);
         return 1;
     }
+    out_set_log(out, engine_debug_log(u.engine));
     int n;
     while ((n = in_next(&u.in)) > 0) {
         char **tok = u.in.tok;
@@ -302,7 +303,10 @@ int uci_serve(FILE *in, Output *out, const char *first_line)
             out_line(out, "info string unknown command '%s'", text_printable(shown, sizeof shown, c));
         }
     }
-    engine_free(u.engine); /* stops and waits for a running search */
+    engine_stop(u.engine);
+    engine_wait(u.engine); /* its move is logged too */
+    out_set_log(out, NULL);
+    engine_free(u.engine);
     in_close(&u.in);
     return 0;
 }
