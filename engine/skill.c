@@ -17,8 +17,11 @@ static const int LADDER_ELO[] = {SKILL_ELO_MIN, 1350, 1700, 2000, 2300, SKILL_EL
 
 int skill_margin(double level)
 {
-    /* a pawn and a half at level 0, an eighth of one at level 19 */
-    return level >= SKILL_MAX ? 0 : (int)(5 + 7 * (SKILL_MAX - level));
+    /* an eighth of a pawn at level 19, a pawn and a bit at level 4, and
+     * below it more again: there the node budget stops falling */
+    if (level >= SKILL_MAX)
+        return 0;
+    return (int)(5 + 7 * (SKILL_MAX - level) + (level < 4 ? 60 * (4 - level) : 0));
 }
 
 uint64_t skill_nodes(double level)
@@ -147,8 +150,10 @@ static int pick_line(double level, Position *pos, const SkillLines *lines, Move 
         if (seen || !pos_pseudo_legal(pos, m) || !pos_legal(pos, m) || forbidden(pos, m, rule))
             continue;
         /* the closer to the best, the likelier: a line a whole margin
-         * worse is picked e^3 = 20 times less often than the best */
-        weight[i] = exp(-3.0 * loss / (margin > 0 ? margin : 1));
+         * worse is picked e^3 = 20 times less often than the best (from
+         * level 4 up; at level 0 only e = 2.7 times) */
+        double steep = level < 4 ? 1 + level / 2 : 3;
+        weight[i] = exp(-steep * loss / (margin > 0 ? margin : 1));
         total += weight[i];
     }
     if (total <= 0)
