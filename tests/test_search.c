@@ -9,6 +9,8 @@
 #include "bench/bench.h"
 #include "engine/board/movegen.h"
 #include "engine/engine.h"
+#include "engine/rules/rules.h"
+#include "engine/skill.h"
 #include "engine/util/clock.h"
 #include "tests.h"
 
@@ -619,8 +621,23 @@ static void test_skill_levels_mate_in_one(void **state)
     engine_free(e);
 }
 
+/* Does the last move of pos repeat a position into a cycle the rules
+ * (rules_cycle_judge, from the earliest occurrence since the last
+ * capture, as a referee sees it) forbid to the side that played it? */
+static bool repeats_forbidden(Position *pos, int rule)
+{
+    const StateInfo *st = pos_state(pos);
+    int window = st->rule60 < st->null_ply ? st->rule60 : st->null_ply;
+    int prev = -1;
+    for (int i = pos->top - 4; i >= 0 && i >= pos->top - window; i -= 2)
+        if (pos->st[i].key == st->key)
+            prev = i;
+    RulesCycle cycle;
+    return prev >= 0 && rules_cycle_judge(pos, prev, rule, &cycle) == VERDICT_WIN;
+}
+
 /* No level repeats into a cycle the rules forbid it, where full strength
- * can vary: the repetition cases with the violator to move. */
+ * can avoid one: the repetition cases with the violator to move. */
 static void test_skill_levels_never_forbidden_repetition(void **state)
 {
     (void)state;
@@ -629,7 +646,8 @@ static void test_skill_levels_never_forbidden_repetition(void **state)
     Engine *e = new_engine();
     char err[256];
     assert_true(engine_set_option(e, "Repetition Rule", "axf", err, sizeof err));
-    int checked = 0;
+    int checked = 0, could = 0;
+    static Position pos;
     for (int i = 0; i < n; i++) {
         const RepCase *c = &cases[i];
         if (c->soft || c->violator < 0)
@@ -639,22 +657,78 @@ static void test_skill_levels_never_forbidden_repetition(void **state)
             k--;
         set_level(e, 20);
         search_case(e, c, k, 6, MOVE_NONE);
-        Move repeat = parse_move(engine_position(e), c->moves[k], false);
-        if (cap.best == repeat)
-            continue; /* forced to repeat: every alternative is mated */
+        pos_copy(&pos, engine_position(e));
+        pos_do_move(&pos, cap.best);
+        if (repeats_forbidden(&pos, RULE_AXF))
+            continue; /* forced to: every alternative is mated */
+        /* a forbidden repetition is one move away */
+        Move moves[MAX_MOVES];
+        int nm = gen_legal(engine_position(e), moves);
+        bool tempting = false;
+        for (int m = 0; m < nm && !tempting; m++) {
+            pos_copy(&pos, engine_position(e));
+            pos_do_move(&pos, moves[m]);
+            tempting = repeats_forbidden(&pos, RULE_AXF);
+        }
+        could += tempting;
         for (int level = 0; level < 20; level += 3) {
             set_level(e, level);
             for (int rep = 0; rep < 3; rep++) {
                 search_case(e, c, k, 6, MOVE_NONE);
-                if (cap.best == repeat)
+                pos_copy(&pos, engine_position(e));
+                pos_do_move(&pos, cap.best);
+                if (repeats_forbidden(&pos, RULE_AXF))
                     fail_msg("%s: level %d repeats into a forbidden cycle", c->id, level);
                 checked++;
             }
         }
     }
-    printf("strength levels: %d searches in repetition cases, none forbidden\n", checked);
+    printf("strength levels: %d searches in repetition cases (%d with a forbidden repetition one move away), "
+           "none forbidden\n", checked, could);
     assert_true(checked >= 500);
+    assert_true(could >= 20);
     engine_free(e);
+}
+
+
+/* The pick itself, on lines that offer a forbidden repetition as the best
+ * (a shallow search may not see the cycle): never played. */
+static void test_skill_pick_refuses_forbidden_repetition(void **state)
+{
+    (void)state;
+    static const char *const moves[] = {"h4h5", "i5i7", "g6g7", "i7i6", "h5h6", "i6i5",
+                                        "g7g5", "i5i7", "h6h7", "i7i6", "g5g6", "i6i5"};
+    static Position pos;
+    assert_true(pos_set_fen(&pos, "2b1ka1P1/4a4/b8/p5R2/8c/7R1/P1p3p2/3rBn3/N2C2n1C/3K1NB2 w - - 0 1", NULL, 0));
+    for (size_t i = 0; i < sizeof moves / sizeof moves[0]; i++)
+        pos_do_move(&pos, parse_move(&pos, moves[i], false));
+    /* h7h5 repeats the position after h4h5: red's chase of the cannon */
+    Move repeat = parse_move(&pos, "h7h5", false), other = parse_move(&pos, "g6g7", false);
+    assert_true(repeat && other);
+    pos_do_move(&pos, repeat);
+    assert_true(repeats_forbidden(&pos, RULE_AXF));
+    pos_undo_move(&pos);
+    uint64_t rng = 1;
+    for (int level = 0; level < 20; level++)
+        for (int rep = 0; rep < 20; rep++) {
+            SkillLines lines;
+            skill_clear(&lines);
+            lines.move[0] = repeat, lines.score[0] = 10, lines.depth[0] = 5;
+            lines.move[1] = other, lines.score[1] = 0, lines.depth[1] = 5;
+            Move ponder = MOVE_NONE;
+            Move m = skill_pick(level, &pos, &lines, repeat, &ponder, RULE_AXF, &rng);
+            assert_int_equal(m, other);
+            /* with no other line, another legal move */
+            lines.move[1] = MOVE_NONE;
+            m = skill_pick(level, &pos, &lines, repeat, &ponder, RULE_AXF, &rng);
+            assert_int_not_equal(m, repeat);
+            assert_true(pos_pseudo_legal(&pos, m) && pos_legal(&pos, m));
+        }
+    /* full strength plays what the search chose */
+    SkillLines none;
+    skill_clear(&none);
+    Move ponder = MOVE_NONE;
+    assert_int_equal(skill_pick(SKILL_MAX, &pos, &none, repeat, &ponder, RULE_AXF, &rng), repeat);
 }
 
 /* UCI_Elo is refused outside its range, saying the range; inside, with
@@ -715,6 +789,7 @@ const struct CMUnitTest *search_tests(size_t *count)
         cmocka_unit_test(test_skill_weak_levels_vary),
         cmocka_unit_test(test_skill_levels_mate_in_one),
         cmocka_unit_test(test_skill_levels_never_forbidden_repetition),
+        cmocka_unit_test(test_skill_pick_refuses_forbidden_repetition),
         cmocka_unit_test(test_skill_elo_range),
     };
     *count = sizeof tests / sizeof tests[0];
