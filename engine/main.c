@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench/analyze.h"
 #include "bench/bench.h"
 #include "bench/match.h"
 #include "bench/perft.h"
@@ -37,6 +38,8 @@ static int usage(void)
             "       chuhan match --engine cmd=CMD [name=N] [proto=uci|ucci] [option.X=V] --engine ... --each tc=..|movetime=..|depth=..|nodes=.. --games N [...]\n"
             "                                   play engines against each other under the xiangqi rules (--help for all options)\n"
             "       chuhan tune [options] FILE...   fit the evaluation weights to game results (--help for the options)\n"
+            "       chuhan analyze [--time MS|--depth D|--nodes N] [--threads T] [--multipv K] [--graph DIR] FILE...\n"
+            "                                   annotated PGN: scores, ?! ? ?? by expected score lost, better moves\n"
             "       chuhan soak [--games N] [--tc BASE+INC] [...]   self-play with pondering and GUI traffic; counts crashes,\n"
             "                                   hangs, illegal moves and time losses (--help for the options)\n");
     return 2;
@@ -50,7 +53,7 @@ static const struct {
     {"perft", perft_cli, false}, {"magics", magic_cli, false}, {"bench", bench_cli, false},
     {"smp", smp_cli, false},     {"judge", rules_judge_cli, false}, {"book", book_cli, false},
     {"pgn", pgn_cli, false},     {"match", match_cli, true},  {"tune", tune_cli, false},
-    {"soak", soak_cli, false},
+    {"soak", soak_cli, false},   {"analyze", analyze_cli, false},
 };
 
 /* Serve the protocol the first non-empty line names: ucci, xboard, or UCI,
