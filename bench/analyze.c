@@ -100,7 +100,7 @@ static void search(Engine *e, const Settings *s, Found *f)
  * one of its characters). */
 static NotationFormat input_notation(const PgnGame *g, const Position *start)
 {
-    static const NotationFormat order[] = {NOTATION_UCI, NOTATION_ICCS, NOTATION_WXF, NOTATION_CHINESE};
+    static const NotationFormat order[] = {NOTATION_UCI, NOTATION_ICCS, NOTATION_SAN, NOTATION_WXF, NOTATION_CHINESE};
     if (g->nmoves == 0)
         return NOTATION_UCI;
     for (size_t i = 0; i < sizeof order / sizeof order[0]; i++)

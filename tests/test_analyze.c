@@ -116,6 +116,22 @@ static void test_analyze_keeps_chinese_notation(void **state)
     cleanup(dir);
 }
 
+/* A cutechess record comes back in its algebraic notation. */
+static void test_analyze_keeps_san(void **state)
+{
+    (void)state;
+    char dir[256], out[300], args[600];
+    snprintf(args, sizeof args, "--nodes 2000 %s", test_data_path("cutechess-xiangqi.pgn"));
+    analyze(args, dir, sizeof dir, out, sizeof out);
+    char *text = slurp(out);
+    assert_non_null(strstr(text, "1. Che3 "));
+    assert_non_null(strstr(text, "[Variant \"xiangqi\"]"));
+    int n = 0;
+    assert_int_equal(replay_all(out, &n), 1);
+    assert_int_equal(n, 109);
+    cleanup(dir);
+}
+
 /* PNG: the width and height of its header. */
 static void png_size(const char *path, unsigned *w, unsigned *h)
 {
@@ -175,6 +191,7 @@ const struct CMUnitTest *analyze_tests(size_t *count)
     static const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_analyze_marks_the_blunder),
         cmocka_unit_test(test_analyze_keeps_chinese_notation),
+        cmocka_unit_test(test_analyze_keeps_san),
         cmocka_unit_test(test_analyze_graph_renders),
         cmocka_unit_test(test_analyze_usage),
     };
