@@ -1,8 +1,10 @@
 #!/bin/sh
 # Make sure the libraries the build needs are present: zstd (opening book);
-# with TESTS=1 (make test) cmocka too, and with MPI=1 Open MPI (its compiler
-# wrapper, headers and mpirun).  Installs them with apt-get, without the
-# recommended packages, when missing and allowed.
+# with TEST=1 (make test) what the tests need too: cmocka, and rsvg-convert
+# (Debian's librsvg2-bin), which renders the SVG graphs of chuhan analyze;
+# with MPI=1 Open MPI (its compiler wrapper, headers and mpirun).  Installs
+# them with apt-get, without the recommended packages, when missing and
+# allowed.
 missing=""
 # have_header H...: the headers, each on its own #include line, preprocess.
 have_header() {
@@ -11,8 +13,9 @@ have_header() {
 }
 have_header zstd.h || missing="$missing libzstd-dev"
 # cmocka.h needs these four before it
-if [ "${TESTS:-0}" = 1 ]; then
+if [ "${TEST:-0}" = 1 ]; then
     have_header stdarg.h stddef.h setjmp.h stdint.h cmocka.h || missing="$missing libcmocka-dev"
+    command -v rsvg-convert >/dev/null 2>&1 || missing="$missing librsvg2-bin"
 fi
 # (Open MPI without the recommended packages: no Fortran compiler, no docs)
 opts="--no-install-recommends"

@@ -13,4 +13,8 @@
 bool file_read(const char *path, const char *what, size_t max, unsigned char **data, size_t *len, char *err,
                size_t errlen);
 
+/* Make the directory path unless it is there; false (errno says why) when
+ * it cannot. */
+bool file_make_dir(const char *path);
+
 #endif

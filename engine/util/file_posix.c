@@ -9,6 +9,8 @@
 
 #include "error.h"
 
+bool file_make_dir(const char *path) { return mkdir(path, 0777) == 0 || errno == EEXIST; }
+
 bool file_read(const char *path, const char *what, size_t max, unsigned char **data, size_t *len, char *err,
                size_t errlen)
 {

@@ -4,9 +4,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <direct.h>
 #include <sys/stat.h>
 
 #include "error.h"
+
+bool file_make_dir(const char *path) { return _mkdir(path) == 0 || errno == EEXIST; }
 
 bool file_read(const char *path, const char *what, size_t max, unsigned char **data, size_t *len, char *err,
                size_t errlen)

@@ -10,6 +10,8 @@
 int host_cpus(void);
 /* Physical memory in bytes; 0 when the OS does not say. */
 size_t host_memory(void);
+/* CPU seconds this process has used, user and system, all threads. */
+double host_cpu_seconds(void);
 /* The path of this program's binary into buf; false when unknown. */
 bool host_self_path(char *buf, size_t len);
 /* Call fn when the process is asked to terminate (SIGTERM), without

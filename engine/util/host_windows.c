@@ -23,6 +23,17 @@ size_t host_memory(void)
     return GlobalMemoryStatusEx(&m) ? (size_t)m.ullTotalPhys : 0;
 }
 
+double host_cpu_seconds(void)
+{
+    FILETIME created, ended, kernel, user;
+    if (!GetProcessTimes(GetCurrentProcess(), &created, &ended, &kernel, &user))
+        return 0;
+    /* 100 ns units */
+    ULONGLONG k = (ULONGLONG)kernel.dwHighDateTime << 32 | kernel.dwLowDateTime;
+    ULONGLONG u = (ULONGLONG)user.dwHighDateTime << 32 | user.dwLowDateTime;
+    return (double)(k + u) * 1e-7;
+}
+
 bool host_self_path(char *buf, size_t len)
 {
     DWORD n = len > 1 ? GetModuleFileNameA(NULL, buf, (DWORD)len) : 0;
