@@ -318,9 +318,9 @@ test-windows: all $(TESTS)
 
 # ---- Release archives (tests/release) -------------------------------------------
 # `make dist`: build/dist/chuhan-VERSION-{linux,windows}-x86-64[-bmi2].{tar.gz,zip},
-# each a folder with the binary, README.md and LICENSE: four builds in
-# their own folders (BUILD_TAG=dist; ./chuhan is left alone), libzstd linked
-# in.  `make test-dist` unpacks the portable Linux archive and runs it from
+# each a folder with the binary, README.md and LICENSE: four builds, the
+# Linux ones in their own folders (BUILD_TAG=dist; ./chuhan is left alone),
+# libzstd linked in.  `make test-dist` unpacks the portable Linux archive and runs it from
 # another folder (and the Windows ones under Wine when it is installed).
 .PHONY: dist test-dist
 dist:

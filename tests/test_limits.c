@@ -1093,6 +1093,28 @@ static void test_cli_bad_arguments(void **state)
     }
 }
 
+/* --help lists every command on standard output, status 0; --version
+ * names the release, the build's ARCH and the system. */
+static void test_cli_help_and_version(void **state)
+{
+    (void)state;
+    static const char *const commands[] = {"perft", "bench", "smp", "magics", "judge", "book", "pgn", "match", "tune",
+                                           "soak", "matebench", "analyze", "eval", "datagen", "train", "--version"};
+    char cmd[1024], out[8192];
+    snprintf(cmd, sizeof cmd, "{ %s --help 2>/dev/null; }", test_engine_path());
+    assert_int_equal(test_run(cmd, out, sizeof out), 0);
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+        char want[64];
+        snprintf(want, sizeof want, "chuhan %s", commands[i]);
+        if (!strstr(out, want))
+            fail_msg("--help does not list '%s': '%.2000s'", want, out);
+    }
+    snprintf(cmd, sizeof cmd, "{ %s --version 2>/dev/null; }", test_engine_path());
+    assert_int_equal(test_run(cmd, out, sizeof out), 0);
+    if (strncmp(out, "Chuhan 0.", 9) || !strstr(out, ", Linux)\n"))
+        fail_msg("--version: '%s'", out);
+}
+
 /* The tools write only a new file or a regular one: a device, a FIFO, a
  * directory or a symbolic link named as the output is refused with the
  * reason and left as it was (book build -o /dev/null once replaced the
@@ -1172,7 +1194,7 @@ const struct CMUnitTest *limits_tests(size_t *count)
         cmocka_unit_test(test_read_line),
         cmocka_unit_test(test_cr_line_ends),
         cmocka_unit_test(test_control_chars_echo),
-        cmocka_unit_test(test_cli_bad_arguments),
+        cmocka_unit_test(test_cli_help_and_version), cmocka_unit_test(test_cli_bad_arguments),
         cmocka_unit_test(test_outputs_only_regular_files),
         cmocka_unit_test(test_time_manager_extremes),
         cmocka_unit_test(test_overhead_fair_share),

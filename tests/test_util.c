@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/util/charset.h"
 #include "engine/util/clock.h"
 #include "engine/util/num.h"
 #include "engine/util/proc.h"
@@ -186,6 +187,36 @@ static void test_proc(void **state)
     assert_non_null(strstr(err, "/nonexistent/engine"));
 }
 
+/* GBK and Big5 to UTF-8 (iconv here; the Windows code pages are checked
+ * against the same records by make test-windows): 炮 and a bad byte. */
+static void test_charset(void **state)
+{
+    (void)state;
+    static const struct {
+        Charset cs;
+        const char *in;
+    } cases[] = {{CHARSET_GBK, "a\xC5\xDA" "b"}, {CHARSET_BIG5, "a\xAC\xB6" "b"}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        CharsetConv *c = charset_open(cases[i].cs, 0);
+        assert_non_null(c);
+        char buf[16] = {0}, *o = buf;
+        const char *in = cases[i].in;
+        size_t left = strlen(in), room = sizeof buf - 1;
+        assert_int_equal(charset_decode(c, &in, &left, &o, &room), CHARSET_DONE);
+        assert_string_equal(buf, "a\xE7\x82\xAE" "b");
+        /* a lead byte with no second byte: bad, where it stands */
+        in = "x\xC5";
+        left = 2, o = buf, room = sizeof buf - 1;
+        assert_int_equal(charset_decode(c, &in, &left, &o, &room), CHARSET_BAD);
+        assert_int_equal(left, 1);
+        /* no room: full, nothing lost */
+        in = cases[i].in, left = strlen(in), o = buf, room = 2;
+        assert_int_equal(charset_decode(c, &in, &left, &o, &room), CHARSET_FULL);
+        assert_int_equal(left, 3);
+        charset_close(c);
+    }
+}
+
 const struct CMUnitTest *util_tests(size_t *count)
 {
     static const struct CMUnitTest tests[] = {
@@ -195,6 +226,7 @@ const struct CMUnitTest *util_tests(size_t *count)
         cmocka_unit_test(test_text_printable),
         cmocka_unit_test(test_proc_lines_long),
         cmocka_unit_test(test_proc),
+        cmocka_unit_test(test_charset),
     };
     *count = sizeof tests / sizeof tests[0];
     return tests;

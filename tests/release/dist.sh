@@ -39,7 +39,11 @@ pack() {
 
 for target in linux windows; do
     for arch in x86-64 x86-64-bmi2; do
-        flags=(TARGET=$target ARCH=$arch BUILD_TAG=dist STATIC_ZSTD=1)
+        # Linux in folders of their own (libzstd linked in: a link of its
+        # own); Windows links it in anyway, and shares make test-windows's.
+        tag=
+        if [ $target = linux ]; then tag=dist; fi
+        flags=(TARGET=$target ARCH=$arch BUILD_TAG=$tag STATIC_ZSTD=1)
         make --no-print-directory -j"$(nproc)" "${flags[@]}" >"$out/build-$target-$arch.log" 2>&1 ||
             { tail -20 "$out/build-$target-$arch.log"; echo "dist: the $target $arch build failed" >&2; exit 1; }
         bin=$(make --no-print-directory -s "${flags[@]}" engine-path)
