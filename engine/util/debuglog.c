@@ -27,7 +27,7 @@ bool dlog_open(DebugLog *log, const char *path, char *err, size_t errlen)
             snprintf(err, errlen, "Debug Log File: the file name is too long");
             return false;
         }
-        f = fopen(path, "a");
+        f = fopen(path, "ab"); /* binary: the same bytes, LF line ends, on Windows */
         if (!f) {
             snprintf(err, errlen, "Debug Log File: cannot open '%s': %s", path, strerror(errno));
             return false;
