@@ -14,6 +14,7 @@
 #include "bench/perft.h"
 #include "bench/smp.h"
 #include "bench/soak.h"
+#include "bench/wdl.h"
 #include "book/book.h"
 #include "cluster.h"
 #include "comm.h"
@@ -40,6 +41,7 @@ static int usage(void)
             "       chuhan tune [options] FILE...   fit the evaluation weights to game results (--help for the options)\n"
             "       chuhan analyze [--time MS|--depth D|--nodes N] [--threads T] [--multipv K] [--graph DIR] FILE...\n"
             "                                   annotated PGN: scores, ?! ? ?? by expected score lost, better moves\n"
+            "       chuhan wdl [--games N] [--nodes N] [--svg FILE] FILE...   fit the WDL model to game results\n"
             "       chuhan soak [--games N] [--tc BASE+INC] [...]   self-play with pondering and GUI traffic; counts crashes,\n"
             "                                   hangs, illegal moves and time losses (--help for the options)\n");
     return 2;
@@ -54,6 +56,7 @@ static const struct {
     {"smp", smp_cli, false},     {"judge", rules_judge_cli, false}, {"book", book_cli, false},
     {"pgn", pgn_cli, false},     {"match", match_cli, true},  {"tune", tune_cli, false},
     {"soak", soak_cli, false},   {"analyze", analyze_cli, false},
+    {"wdl", wdl_cli, false},
 };
 
 /* Serve the protocol the first non-empty line names: ucci, xboard, or UCI,
