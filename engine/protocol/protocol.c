@@ -34,27 +34,34 @@ void out_log_in(Output *out, const char *line)
 
 void out_line(Output *out, const char *fmt, ...)
 {
-    char small[4096], *text = small;
+    /* Every line goes out through text_clean: whatever of the input a
+     * message quotes (a bad option name, a move, a path, an engine's
+     * error), no control character reaches the GUI's console. */
+    char small[1024], *line = small;
     va_list ap;
     va_start(ap, fmt);
     int n = vsnprintf(small, sizeof small, fmt, ap);
     va_end(ap);
-    if (n >= (int)sizeof small && (text = malloc((size_t)n + 1))) {
-        va_start(ap, fmt);
-        vsnprintf(text, (size_t)n + 1, fmt, ap);
-        va_end(ap);
-    } else if (!text) {
-        text = small; /* out of memory: the line cut */
+    if (n >= (int)sizeof small) {
+        line = malloc((size_t)n + 1);
+        if (line) {
+            va_start(ap, fmt);
+            vsnprintf(line, (size_t)n + 1, fmt, ap);
+            va_end(ap);
+        } else {
+            line = small; /* out of memory: the line cut short */
+        }
     }
+    text_clean(line);
     pthread_mutex_lock(&out->lock);
-    fputs(text, out->f);
+    fputs(line, out->f);
     fputc('\n', out->f);
     fflush(out->f);
     if (out->log)
-        dlog_line(out->log, false, text);
+        dlog_line(out->log, false, line);
     pthread_mutex_unlock(&out->lock);
-    if (text != small)
-        free(text);
+    if (line != small)
+        free(line);
 }
 
 bool proto_read_line(FILE *in, char *buf, size_t cap, bool *too_long)
@@ -65,7 +72,10 @@ bool proto_read_line(FILE *in, char *buf, size_t cap, bool *too_long)
     *too_long = false;
     while ((ch = getc(in)) != EOF) {
         any = true;
-        if (ch == '\n')
+        /* CR, LF and CR LF all end a line (the LF of a CR LF then ends an
+         * empty one, which every reader skips): waiting to see whether an
+         * LF follows a CR would block on a GUI that sends CR alone */
+        if (ch == '\n' || ch == '\r')
             break;
         if (ch == '\0')
             continue;
@@ -74,8 +84,6 @@ bool proto_read_line(FILE *in, char *buf, size_t cap, bool *too_long)
         else
             *too_long = true;
     }
-    if (n && buf[n - 1] == '\r')
-        n--;
     buf[n] = 0;
     return any;
 }
@@ -134,12 +142,16 @@ int in_next(Input *in)
     }
 }
 
-void proto_join(char **tok, int from, int to, char *out, size_t len)
+bool proto_join(char **tok, int from, int to, char *out, size_t len)
 {
     size_t used = 0;
     out[0] = 0;
-    for (int i = from; i < to && used < len; i++)
+    for (int i = from; i < to; i++) {
+        if (used >= len)
+            return false;
         used += (size_t)snprintf(out + used, len - used, "%s%s", i > from ? " " : "", tok[i]);
+    }
+    return used < len;
 }
 
 static bool word_is(const char *word, const char *keyword, bool nocase)
@@ -159,7 +171,10 @@ bool proto_position_words(char **tok, int n, int start, bool nocase, char *fen, 
         int first = ++i;
         while (i < n && !word_is(tok[i], "moves", nocase))
             i++;
-        proto_join(tok, first, i, fen, fenlen);
+        if (!proto_join(tok, first, i, fen, fenlen)) {
+            snprintf(err, errlen, "the FEN is too long");
+            return false;
+        }
         if (!*fen) {
             snprintf(err, errlen, "'fen' needs a FEN");
             return false;
@@ -181,17 +196,17 @@ bool proto_position_words(char **tok, int n, int start, bool nocase, char *fen, 
     return true;
 }
 
-bool proto_option_words(char **tok, int n, int start, bool nocase, char *name, size_t namelen, char *value,
-                        size_t valuelen, bool *has_value)
+int proto_option_words(char **tok, int n, int start, bool nocase, char *name, size_t namelen, char *value,
+                       size_t valuelen, bool *has_value)
 {
     int i = start;
     int first = i;
     while (i < n && !word_is(tok[i], "value", nocase))
         i++;
-    proto_join(tok, first, i, name, namelen);
+    bool fits = proto_join(tok, first, i, name, namelen);
     *has_value = i < n;
-    proto_join(tok, i + 1, n, value, valuelen);
-    return *name != 0;
+    fits &= proto_join(tok, i + 1, n, value, valuelen);
+    return !fits ? -1 : *name != 0;
 }
 
 bool proto_go_number(Output *out, const char *refusal, char **tok, int n, int *i, int64_t min, int64_t max,
