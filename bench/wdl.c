@@ -12,6 +12,7 @@
 #include "engine/records/pgn.h"
 #include "engine/util/clock.h"
 #include "engine/util/num.h"
+#include "engine/util/outfile.h"
 
 typedef struct {
     short score;    /* side to move's view, centipawns */
@@ -109,11 +110,9 @@ static WdlModel fit(const Samples *all, double *final_cost)
  * materials) and the mean results observed in bins of 50 centipawns. */
 static bool write_svg(const char *path, const WdlModel *m, const Samples *all, char *err, size_t errlen)
 {
-    FILE *f = fopen(path, "w");
-    if (!f) {
-        snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+    FILE *f = outfile_open(path, err, errlen);
+    if (!f)
         return false;
-    }
     const int W = 660, H = 400, L = 50, R = 170, T = 30, B = 40, SMAX = 600;
     double pw = W - L - R, ph = H - T - B;
 #define X(s) (L + pw * ((s) + SMAX) / (2.0 * SMAX))
