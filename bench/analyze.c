@@ -131,10 +131,13 @@ static void put_tag(FILE *out, const char *name, const char *value)
     fputs("\"]\n", out);
 }
 
-/* A score for a comment, Red's view: +1.25, or #3 / #-2 for a mate. */
+/* A score for a comment, Red's view: +1.25, or #3 / #-2 for a mate in so
+ * many moves, R5 / R-2 for a win by the repetition rules in so many plies. */
 static void score_text(int red_score, char *out, size_t len)
 {
-    if (score_is_mate(red_score))
+    if (score_is_rule_win(red_score))
+        snprintf(out, len, "R%d", red_score > 0 ? score_rule_win_plies(red_score) : -score_rule_win_plies(-red_score));
+    else if (score_is_mate(red_score))
         snprintf(out, len, "#%d", red_score > 0 ? score_mate_in(red_score) : -score_mate_in(-red_score));
     else
         snprintf(out, len, "%+.2f", red_score / 100.0);
