@@ -3,6 +3,7 @@
  * the bench signature. */
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -765,6 +766,20 @@ static void test_skill_pick_refuses_forbidden_repetition(void **state)
     assert_int_equal(skill_pick(SKILL_MAX, &pos, &none, repeat, &ponder, RULE_AXF, &rng), repeat);
 }
 
+/* UCI_Elo maps onto the levels by the ladder: rising, the ends fixed. */
+static void test_skill_elo_mapping(void **state)
+{
+    (void)state;
+    assert_true(skill_from_elo(SKILL_ELO_MIN) == 0 && skill_full(skill_from_elo(SKILL_ELO_MAX)));
+    double prev = -1;
+    for (int elo = SKILL_ELO_MIN; elo <= SKILL_ELO_MAX; elo += 10) {
+        double level = skill_from_elo(elo);
+        assert_true(level >= prev && level >= 0 && level <= SKILL_MAX);
+        assert_true(abs(skill_elo(level) - elo) <= 1);
+        prev = level;
+    }
+}
+
 /* UCI_Elo is refused outside its range, saying the range; inside, with
  * UCI_LimitStrength, it plays weaker than full strength (it varies). */
 static void test_skill_elo_range(void **state)
@@ -825,6 +840,7 @@ const struct CMUnitTest *search_tests(size_t *count)
         cmocka_unit_test(test_skill_levels_mate_in_one),
         cmocka_unit_test(test_skill_levels_never_forbidden_repetition),
         cmocka_unit_test(test_skill_pick_refuses_forbidden_repetition),
+        cmocka_unit_test(test_skill_elo_mapping),
         cmocka_unit_test(test_skill_elo_range),
     };
     *count = sizeof tests / sizeof tests[0];
