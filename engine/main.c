@@ -62,7 +62,7 @@ static const struct {
     {"perft", perft_cli, false}, {"magics", magic_cli, false}, {"bench", bench_cli, false},
     {"smp", smp_cli, false},     {"judge", rules_judge_cli, false}, {"book", book_cli, false},
     {"pgn", pgn_cli, false},     {"match", match_cli, true},  {"tune", tune_cli, false},
-    {"soak", soak_cli, false},   {"matebench", matebench_cli, false}, {"datagen", datagen_cli, false},
+    {"soak", soak_cli, false},   {"matebench", matebench_cli, false}, {"datagen", datagen_cli, true},
     {"eval", nnue_eval_cli, false}, {"train", nnue_train_cli, false},
     {"analyze", analyze_cli, false}, {"wdl", wdl_cli, false},
 };
