@@ -15,6 +15,7 @@
 #include "engine/util/clock.h"
 #include "engine/util/num.h"
 #include "eval/eval.h"
+#include "eval/nnue.h"
 #include "engine_private.h"
 #include "search/threads.h"
 
@@ -32,10 +33,12 @@ enum {
     O_BOOK_FILE,
     O_BOOK_DEPTH,
     O_BOOK_VARIETY,
+    O_EVAL_FILE,
     O_NB
 };
 
 #define BOOK_DEFAULT_NAME "<built-in>"
+#define NET_BUILTIN_NAME "<built-in>"
 
 static const OptionInfo OPTIONS[O_NB] = {
     [O_THREADS] = {"Threads", OPT_SPIN, "1", 1, MAX_THREADS, {NULL}},
@@ -51,6 +54,9 @@ static const OptionInfo OPTIONS[O_NB] = {
     [O_BOOK_FILE] = {"BookFile", OPT_STRING, BOOK_DEFAULT_NAME, 0, 0, {NULL}},
     [O_BOOK_DEPTH] = {"BookDepth", OPT_SPIN, "30", 0, 1000, {NULL}},
     [O_BOOK_VARIETY] = {"BookVariety", OPT_CHECK, "false", 0, 0, {NULL}},
+    /* empty: the hand-written evaluation (the default until a net beats
+     * it); a path: that net (README, The neural evaluation) */
+    [O_EVAL_FILE] = {"EvalFile", OPT_STRING, "", 0, 0, {NULL}},
 };
 
 struct Engine {
@@ -68,6 +74,8 @@ struct Engine {
     Move bench_move;
     bool rank1; /* moves in messages with ranks 1-10 */
     Cluster *cluster; /* NULL: this process searches alone */
+    char eval_file[1024]; /* EvalFile: "" for the hand-written evaluation */
+    NnueNet *net;         /* the net EvalFile names; NULL: none */
 };
 
 int engine_option_count(void) { return O_NB; }
@@ -129,7 +137,35 @@ void engine_free(Engine *e)
     pool_free(e->pool);
     tt_free(&e->tt);
     book_free(e->book);
+    nnue_free(e->net);
     free(e);
+}
+
+/* Evaluate with the net EvalFile names, or by hand when it is empty.  A net
+ * that cannot be loaded is refused with the reason, and the evaluation in
+ * use is kept. */
+static bool set_eval_file(Engine *e, const char *value, char *err, size_t errlen)
+{
+    const char *keep = *e->eval_file ? e->eval_file : "the hand-written evaluation";
+    NnueNet *net = NULL;
+    if (!strcmp(value, NET_BUILTIN_NAME)) {
+        snprintf(err, errlen, "EvalFile: no net is built into this engine yet (README, The neural evaluation); "
+                 "keeping %.300s", keep);
+        return false;
+    }
+    if (*value) {
+        char why[400];
+        if (!(net = nnue_load_file(value, why, sizeof why))) {
+            snprintf(err, errlen, "EvalFile %.300s: %s; keeping %.300s", value, why, keep);
+            return false;
+        }
+    }
+    nnue_free(e->net);
+    e->net = net;
+    snprintf(e->eval_file, sizeof e->eval_file, "%s", value);
+    /* the table's evaluations were the other evaluation's */
+    tt_clear(&e->tt, pool_size(e->pool));
+    return true;
 }
 
 /* (Re)load the book named by BookFile (the built-in one by default).  On
@@ -201,7 +237,7 @@ static bool set_option(Engine *e, const char *name, const char *value, char *err
     default:
         break;
     }
-    if (i == O_THREADS || i == O_HASH || i == O_CLEAR_HASH) {
+    if (i == O_THREADS || i == O_HASH || i == O_CLEAR_HASH || i == O_EVAL_FILE) {
         /* A running search keeps its pool and table; one that has stopped
          * and is reporting its move is as good as over. */
         if (engine_thinking(e)) {
@@ -222,6 +258,8 @@ static bool set_option(Engine *e, const char *name, const char *value, char *err
     case O_CLEAR_HASH:
         tt_clear(&e->tt, pool_size(e->pool));
         return true;
+    case O_EVAL_FILE:
+        return set_eval_file(e, value, err, errlen);
     case O_BOOK_FILE:
         snprintf(e->book_file, sizeof e->book_file, "%s", value);
         e->book_loaded = false;
@@ -256,6 +294,8 @@ const char *engine_get_option(Engine *e, const char *name, char *buf, size_t len
         snprintf(buf, len, "%s", OPTIONS[i].vars[e->value[i]]);
     else if (i == O_BOOK_FILE)
         snprintf(buf, len, "%s", e->book_file);
+    else if (i == O_EVAL_FILE)
+        snprintf(buf, len, "%s", e->eval_file);
     else
         snprintf(buf, len, "%s", OPTIONS[i].def);
     return buf;
@@ -351,7 +391,8 @@ static void on_bestmove(void *ctx, Move best, Move ponder)
 static SearchSettings settings(const Engine *e)
 {
     EngineRules rules = engine_rules(e);
-    return (SearchSettings){(int)e->value[O_MULTIPV], rules.rule, rules.sixty_move_plies, e->value[O_MOVE_OVERHEAD]};
+    return (SearchSettings){(int)e->value[O_MULTIPV], rules.rule, rules.sixty_move_plies, e->value[O_MOVE_OVERHEAD],
+                            e->net};
 }
 
 static void start(Engine *e, const EngineLimits *limits, const SearchReport *report)
@@ -418,7 +459,7 @@ void engine_wait(Engine *e) { pool_wait(e->pool); }
 bool engine_searching(Engine *e) { return pool_busy(e->pool); }
 bool engine_thinking(Engine *e) { return pool_thinking(e->pool); }
 
-int engine_eval(Engine *e) { return evaluate(&e->root); }
+int engine_eval(Engine *e) { return e->net ? nnue_evaluate_full(e->net, &e->root) : evaluate(&e->root); }
 
 int engine_ranks(const Engine *e) { return cluster_size(e->cluster); }
 

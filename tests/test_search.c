@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "bench/bench.h"
+#include "bench/matebench.h"
 #include "engine/board/movegen.h"
 #include "engine/engine.h"
 #include "engine/util/clock.h"
@@ -513,11 +514,46 @@ static void test_threads_and_hash_change_between_searches(void **state)
     engine_free(e);
 }
 
+/* The mate bench on a tiny suite: the two true mates are seen (the mated
+ * side's and the mating side's), the mate claimed one ply too short is not,
+ * and the percentiles say so; a bad suite line is refused. */
+static void test_matebench_tiny_suite(void **state)
+{
+    (void)state;
+    static const char *const lines[] = {
+        "1rb1kar2/4a4/n3b3c/3R4p/4C1p2/3R5/PnP1P1P1P/N2AB1N2/9/2BA1K3 b - - 2 2 ; -2 ; mated in 1",
+        "1rb1ka1r1/4a4/n3b3c/3R4p/4C1p2/3R5/PnP1P1P1P/N2AB1N2/9/2BA1K3 w - - 3 3 ; 1 ; mate in 1",
+        "1rb1kar2/4a4/n3b3c/3R4p/4C1p2/5R3/PnP1P1P1P/N2AB1N2/9/2BA1K3 w - - 1 2 ; 1 ; a mate in 2 is no mate in 1",
+    };
+    MateCase cases[3];
+    char err[160];
+    for (int i = 0; i < 3; i++)
+        assert_true(matebench_parse(lines[i], &cases[i], err, sizeof err));
+    assert_int_equal(cases[0].plies, -2);
+    assert_string_equal(cases[1].name, "mate in 1");
+    MateSummary sum;
+    assert_true(matebench_run(cases, 3, 20000, NULL, &sum));
+    assert_int_equal(sum.count, 3);
+    assert_int_equal(sum.found, 2);
+    assert_true(sum.median > 0 && sum.median < 20000);
+    assert_true(sum.p75 == UINT64_MAX); /* the third is not found */
+    assert_true(sum.total_nodes >= 20000);
+    /* the mate in 2 is seen when it is what is asked */
+    cases[2].plies = 3;
+    assert_true(matebench_run(cases + 2, 1, 2000000, NULL, &sum));
+    assert_int_equal(sum.found, 1);
+    assert_false(matebench_parse("1rb1kar2/4a4/n3b3c/3R4p/4C1p2/5R3/PnP1P1P1P/N2AB1N2/9/2BA1K3 w - - 1 2", &cases[0],
+                                 err, sizeof err));
+    assert_false(matebench_parse("x ; 0", &cases[0], err, sizeof err));
+    assert_false(matebench_parse("x ; two", &cases[0], err, sizeof err));
+}
+
 const struct CMUnitTest *search_tests(size_t *count)
 {
     static const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_mate_in_one),
         cmocka_unit_test(test_mate_in_two),
+        cmocka_unit_test(test_matebench_tiny_suite),
         cmocka_unit_test(test_no_legal_move_is_a_loss),
         cmocka_unit_test(test_bestmove_legal_in_bench_positions),
         cmocka_unit_test(test_nodes_limit),

@@ -91,6 +91,7 @@ static const UcciOption UCCI_OPTIONS[] = {
     {"bookfiles", U_BOOKFILES, "BookFile", NULL, NULL, 0, 0},
     {"bookdepth", U_ENGINE, "BookDepth", NULL, NULL, 0, 0},
     {"bookvariety", U_ENGINE, "BookVariety", NULL, NULL, 0, 0},
+    {"evalfile", U_ENGINE, "EvalFile", NULL, NULL, 0, 0},
     {"repetitionrule", U_ENGINE, "Repetition Rule", NULL, NULL, 0, 0},
     {"sixtymoverule", U_ENGINE, "Sixty Move Rule", NULL, NULL, 0, 0},
     {"moveoverhead", U_ENGINE, "Move Overhead", NULL, NULL, 0, 0},
@@ -241,7 +242,7 @@ static void print_option(Ucci *u, const UcciOption *o)
         out_line(u->out, "option %s type button", o->name);
         break;
     case OPT_STRING:
-        out_line(u->out, "option %s type string default %s", o->name, e->def);
+        out_line(u->out, "option %s type string default %s", o->name, *e->def ? e->def : "<empty>");
         break;
     case OPT_COMBO: {
         char vars[256] = "";
