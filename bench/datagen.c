@@ -15,6 +15,7 @@
 #include "engine/rules/rules.h"
 #include "engine/util/clock.h"
 #include "engine/util/num.h"
+#include "engine/util/outfile.h"
 #include "engine/util/rng.h"
 #include "eval/nnue_data.h"
 #include "match_referee.h"
@@ -218,6 +219,10 @@ int datagen_cli(int argc, char **argv)
     /* resume: what the file holds counts; a partial last frame goes */
     size_t have, good;
     char err[512];
+    if (!outfile_check(dg.out, err, sizeof err)) { /* a new file or a regular one only */
+        fprintf(stderr, "datagen: %s\n", err);
+        return 2;
+    }
     NnueRecord *old = nnue_data_read(dg.out, true, &have, &good, err, sizeof err);
     free(old);
     if (!old && have == 0 && err[0] && access(dg.out, F_OK) == 0) {

@@ -1094,9 +1094,9 @@ static void test_cli_bad_arguments(void **state)
 }
 
 /* The tools write only a new file or a regular one: a device, a FIFO, a
- * directory or a symbolic link named as the output is refused with the
- * reason and left as it was (book build -o /dev/null once replaced the
- * device with a file). */
+ * directory or a symbolic link named as the output (book build, tune,
+ * datagen, train, match --pgn) is refused with the reason and left as it
+ * was (book build -o /dev/null once replaced the device with a file). */
 static void test_outputs_only_regular_files(void **state)
 {
     (void)state;
@@ -1123,8 +1123,9 @@ static void test_outputs_only_regular_files(void **state)
     const char *refused[] = {"/dev/null", fifo, link, sub};
     const char *pgn = test_data_path("ccpd-master-games.pgn.zst");
     for (size_t i = 0; i < 4; i++) {
-        static const char *const tools[] = {"book build --max-ply 2 -o %s %s", "tune --epochs 1 -o %s %s"};
-        for (size_t t = 0; t < 2; t++) {
+        static const char *const tools[] = {"book build --max-ply 2 -o %s %s", "tune --epochs 1 -o %s %s",
+                                            "datagen --positions 10 --threads 1 --out %s", "train --data %2$s --out %1$s"};
+        for (size_t t = 0; t < 4; t++) {
             char args[600];
             snprintf(args, sizeof args, tools[t], refused[i], pgn);
             snprintf(cmd, sizeof cmd, "%s %s", test_engine_path(), args);
