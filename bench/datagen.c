@@ -194,7 +194,7 @@ int datagen_cli(int argc, char **argv)
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     dg.threads = cpus < 1 ? 1 : cpus;
     dg.seed = (uint64_t)now_us();
-    for (int i = 0; i < argc; i++) {
+    for (int i = 0; i < argc; i += 2) { /* each option and its value */
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         long *target = !strcmp(a, "--positions")      ? &dg.target
                        : !strcmp(a, "--nodes")        ? &dg.nodes
@@ -212,7 +212,6 @@ int datagen_cli(int argc, char **argv)
                 return usage();
         } else if (!target || !num_parse(v, 0, 1000000000, target))
             return usage();
-        i++;
     }
     if (!dg.out || dg.threads < 1 || dg.nodes < 1 || dg.max_plies < 1 || dg.max_plies > MAX_GAME_PLY)
         return usage();

@@ -83,11 +83,12 @@ int nnue_train_cli(int argc, char **argv)
     double lr = 0.001, lambda = 0.75, validation = 0.05;
     uint64_t seed = 1;
     bool resume = false;
-    for (int i = 0; i < argc; i++) {
+    for (int i = 0; i < argc; i += 2) { /* each option and its value */
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         bool ok = true;
         if (!strcmp(a, "--resume")) {
             resume = true;
+            i--; /* no value */
             continue;
         }
         if (!v)
@@ -116,7 +117,6 @@ int nnue_train_cli(int argc, char **argv)
             ok = false;
         if (!ok)
             return train_usage();
-        i++;
     }
     if (!ndata || !out)
         return train_usage();
