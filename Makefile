@@ -1,6 +1,7 @@
 # Chuhan - a xiangqi engine.
 #   make                  optimised ./chuhan for this machine
-#   make test             build and run the whole test suite (installs libcmocka-dev/libzstd-dev if missing)
+#   make test             build and run the whole test suite (installs libcmocka-dev/libzstd-dev and
+#                         librsvg2-bin, for rendering the analysis graphs, if missing)
 #   make check-layers     each folder includes only the layers below it (make test runs it)
 #   make bench            benchmark figures (perft speed, search bench; make bench-smp: SMP scaling)
 #   make net              self-play data and a net trained on it, under NNUE_DIR (README, The neural evaluation)
@@ -126,6 +127,7 @@ $(TESTS): $(LIB_OBJS) $(TEST_OBJS)
 	$(CC) $^ -o $@ $(LDFLAGS_ALL) $(LIBS) -lcmocka
 
 test: all $(TESTS) check-layers
+	@TEST=1 MPI=$(MPI) sh tests/deps.sh
 	CHUHAN_BIN=$(ENGINE) CHUHAN_DATA=tests/data $(TESTS)
 
 # A folder is a layer and includes only the layers below it (the list is in

@@ -31,6 +31,7 @@ const struct CMUnitTest *cluster_tests(size_t *count);
 const struct CMUnitTest *nnue_tests(size_t *count);
 const struct CMUnitTest *nnue_file_tests(size_t *count);
 const struct CMUnitTest *nnue_train_tests(size_t *count);
+const struct CMUnitTest *analyze_tests(size_t *count);
 
 /* Where the test data lives (tests/data, or $CHUHAN_DATA). */
 const char *test_data_path(const char *name);

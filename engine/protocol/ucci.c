@@ -96,6 +96,10 @@ static const UcciOption UCCI_OPTIONS[] = {
     {"sixtymoverule", U_ENGINE, "Sixty Move Rule", NULL, NULL, 0, 0},
     {"moveoverhead", U_ENGINE, "Move Overhead", NULL, NULL, 0, 0},
     {"clearhash", U_ENGINE, "Clear Hash", NULL, NULL, 0, 0},
+    {"skilllevel", U_ENGINE, "Skill Level", NULL, NULL, 0, 0},
+    {"limitstrength", U_ENGINE, "UCI_LimitStrength", NULL, NULL, 0, 0},
+    {"elo", U_ENGINE, "UCI_Elo", NULL, NULL, 0, 0},
+    {"debuglogfile", U_ENGINE, "Debug Log File", NULL, NULL, 0, 0},
     {"newgame", U_NEWGAME, NULL, "button", NULL, 0, 0},
     {"offerdraw", U_OFFER_DRAW, NULL, "check", "false", 0, 0},
     {"acceptdraw", U_ACCEPT_DRAW, NULL, "check", "true", 0, 0},
@@ -674,6 +678,7 @@ int ucci_serve(FILE *in, Output *out, const char *first_line)
         free(u);
         return 1;
     }
+    out_set_log(out, engine_debug_log(u->engine));
     int n;
     while ((n = in_next(&u->in)) > 0) {
         char **tok = u->in.tok;
@@ -721,8 +726,11 @@ int ucci_serve(FILE *in, Output *out, const char *first_line)
             out_line(out, "info message unknown command '%s'", shown(c, s));
         }
     }
-    engine_free(u->engine); /* stops and waits for a running search */
+    engine_stop(u->engine);
+    engine_wait(u->engine); /* its move is logged too */
     out_line(out, "bye");
+    out_set_log(out, NULL);
+    engine_free(u->engine);
     pthread_mutex_destroy(&u->lock);
     in_close(&u->in);
     free(scratch);
