@@ -13,6 +13,7 @@
 #include "engine/records/pgn.h"
 #include "engine/util/clock.h"
 #include "engine/util/num.h"
+#include "engine/util/outfile.h"
 
 #define ANALYZE_PV 8 /* lines kept per position (--multipv) */
 
@@ -160,9 +161,10 @@ static bool write_graph(const char *dir, long index, const PgnGame *g, const Ply
 {
     char path[4096];
     snprintf(path, sizeof path, "%s/game-%ld.svg", dir, index);
-    FILE *f = fopen(path, "w");
+    char why[512];
+    FILE *f = outfile_open(path, why, sizeof why); /* a new or regular file only */
     if (!f) {
-        snprintf(err, errlen, "cannot write %.300s: %s", path, strerror(errno));
+        snprintf(err, errlen, "%s", why);
         return false;
     }
     const int W = 800, H = 300, L = 40, R = 10, T = 30, B = 30;
@@ -425,9 +427,10 @@ int analyze_cli(int argc, char **argv)
         fprintf(stderr, "analyze: cannot make %s: %s\n", s.graph_dir, strerror(errno));
         return 2;
     }
-    FILE *out = s.output ? fopen(s.output, "w") : stdout;
+    char why[512];
+    FILE *out = s.output ? outfile_open(s.output, why, sizeof why) : stdout; /* a new or regular file only */
     if (!out) {
-        fprintf(stderr, "analyze: cannot write %s: %s\n", s.output, strerror(errno));
+        fprintf(stderr, "analyze: %s\n", why);
         return 2;
     }
     Analysis *a = calloc(1, sizeof *a);
