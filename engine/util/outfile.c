@@ -128,7 +128,9 @@ static FILE *open_regular(const char *path, bool append, char *err, size_t errle
     /* no link followed, no wait on a FIFO put there since the check */
     int fd = open(path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | (append ? O_APPEND : 0), 0666);
     if (fd < 0) {
-        err_set(err, errlen, "cannot write %s: %s", path, errno == ELOOP ? "it is a symbolic link" : strerror(errno));
+        int e = errno;
+        err_set(err, errlen, "cannot write %s: %s", path, e == ELOOP ? "it is a symbolic link" : strerror(e));
+        errno = e; /* for a caller with its own words */
         return NULL;
     }
     struct stat st;
