@@ -99,12 +99,17 @@ void outfile_abort(OutFile *o)
     memset(o, 0, sizeof *o);
 }
 
-FILE *outfile_open(const char *path, char *err, size_t errlen)
+static FILE *open_regular(const char *path, const char *mode, char *err, size_t errlen)
 {
     if (!outfile_check(path, err, errlen))
         return NULL;
-    FILE *f = fopen(path, "w");
+    FILE *f = fopen(path, mode);
     if (!f)
         err_set(err, errlen, "cannot write %s: %s", path, strerror(errno));
     return f;
 }
+
+FILE *outfile_open(const char *path, char *err, size_t errlen) { return open_regular(path, "w", err, errlen); }
+
+/* binary: a log gets the same bytes, LF line ends, as on Linux */
+FILE *outfile_append(const char *path, char *err, size_t errlen) { return open_regular(path, "ab", err, errlen); }
