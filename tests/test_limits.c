@@ -1099,7 +1099,7 @@ static void test_cli_help_and_version(void **state)
 {
     (void)state;
     static const char *const commands[] = {"perft", "bench", "smp", "magics", "judge", "book", "pgn", "match", "tune",
-                                           "soak", "matebench", "analyze", "eval", "datagen", "train", "--version"};
+                                           "soak", "matebench", "analyze", "wdl", "eval", "datagen", "train", "--version"};
     char cmd[1024], out[8192];
     snprintf(cmd, sizeof cmd, "{ %s --help 2>/dev/null; }", test_engine_path());
     assert_int_equal(test_run(cmd, out, sizeof out), 0);
