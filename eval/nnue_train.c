@@ -163,8 +163,12 @@ static void *batch_part(void *arg)
     double loss = 0;
     NnueSample s;
     for (size_t i = j->from; i < j->to; i++) {
-        if (!nnue_record_unpack(&j->recs[j->order[i]], &s))
+        /* with mirroring, item 2r + 1 is record r mirrored */
+        uint32_t item = j->order[i];
+        if (!nnue_record_unpack(&j->recs[t->p.mirror ? item >> 1 : item], &s))
             continue;
+        if (t->p.mirror && (item & 1))
+            nnue_sample_mirror(&s);
         j->used++;
         float out = forward(&t->net, &s, acc, feats, nf);
         double pred = sigmoid(out), d = pred - target(&s, t->p.lambda);
@@ -215,10 +219,11 @@ static void adam_step(NnueTrainer *t, size_t used)
     }
 }
 
-double nnue_train_epoch(NnueTrainer *t, const NnueRecord *recs, size_t n)
+double nnue_train_epoch(NnueTrainer *t, const NnueRecord *recs, size_t nrecs)
 {
-    uint32_t *order = malloc(n * sizeof *order);
-    if (!order || n == 0) {
+    size_t n = t->p.mirror ? 2 * nrecs : nrecs;
+    uint32_t *order = malloc(n * sizeof *order + 1);
+    if (!order || n == 0 || n > UINT32_MAX) {
         free(order);
         return 0;
     }

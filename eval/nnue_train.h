@@ -34,6 +34,7 @@ typedef struct {
     int batch;         /* positions per step */
     int threads;
     uint64_t seed;     /* initial weights and the shuffles */
+    bool mirror;       /* each epoch also sees every position mirrored */
 } NnueTrainParams;
 
 typedef struct NnueTrainer NnueTrainer;
