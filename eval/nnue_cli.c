@@ -65,6 +65,7 @@ static int train_usage(void)
             "  --epochs N        total epochs (default 10; with --resume, those left)\n"
             "  --batch N         positions per Adam step (default 16384)\n"
             "  --lr X            Adam's step size (default 0.001)\n"
+            "  --lr-decay X      the step size is multiplied by X after every epoch (default 1)\n"
             "  --lambda X        weight of the search score against the game result (default 0.75)\n"
             "  --threads N       (default: every core)\n"
             "  --validation X    fraction held out to measure the loss (default 0.05)\n"
@@ -80,7 +81,7 @@ int nnue_train_cli(int argc, char **argv)
     const char *data[64], *out = NULL, *note = "";
     int ndata = 0;
     long epochs = 10, batch = 16384, threads = sysconf(_SC_NPROCESSORS_ONLN);
-    double lr = 0.001, lambda = 0.75, validation = 0.05;
+    double lr = 0.001, lambda = 0.75, validation = 0.05, lr_decay = 1;
     uint64_t seed = 1;
     bool resume = false, mirror = true;
     for (int i = 0; i < argc; i++) {
@@ -110,6 +111,8 @@ int nnue_train_cli(int argc, char **argv)
             ok = num_parse(v, 1, 256, &threads);
         else if (!strcmp(a, "--lr"))
             ok = num_parse_double(v, 1e-7, 1, &lr);
+        else if (!strcmp(a, "--lr-decay"))
+            ok = num_parse_double(v, 0.01, 1, &lr_decay);
         else if (!strcmp(a, "--lambda"))
             ok = num_parse_double(v, 0, 1, &lambda);
         else if (!strcmp(a, "--validation"))
@@ -169,7 +172,7 @@ int nnue_train_cli(int argc, char **argv)
         fprintf(stderr, "train: no positions in the data\n");
         return 1;
     }
-    NnueTrainParams p = {lambda, lr, (int)batch, (int)threads, seed, mirror};
+    NnueTrainParams p = {lambda, lr, (int)batch, (int)threads, seed, mirror, lr_decay};
     NnueTrainer *t = nnue_trainer_new(&p);
     if (!t) {
         fprintf(stderr, "train: out of memory\n");
@@ -215,8 +218,9 @@ int nnue_train_cli(int argc, char **argv)
         for (int i = 0; i < ndata; i++)
             fprintf(c, "data         %s\n", data[i]);
         fprintf(c, "positions    %zu (%zu training, %zu validation)\n", total, ntrain, nval);
-        fprintf(c, "epochs       %d (batch %ld, lr %g, lambda %g, seed %llu, %s)\n", nnue_trainer_epoch_count(t),
-                batch, lr, lambda, (unsigned long long)seed, mirror ? "each position also mirrored" : "no mirroring");
+        fprintf(c, "epochs       %d (batch %ld, lr %g decaying by %g an epoch, lambda %g, seed %llu, %s)\n",
+                nnue_trainer_epoch_count(t), batch, lr, lr_decay, lambda, (unsigned long long)seed,
+                mirror ? "each position also mirrored" : "no mirroring");
         fprintf(c, "final loss   train %.6f, validation %.6f\n", train_loss, val_loss);
         fprintf(c, "time         %.1f s this run, %ld threads\n", secs, threads);
         if (*note)

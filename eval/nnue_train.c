@@ -203,7 +203,8 @@ static void adam_step(NnueTrainer *t, size_t used)
     const float b1 = 0.9f, b2 = 0.999f, eps = 1e-8f;
     t->steps++;
     float c1 = 1 - powf(b1, (float)t->steps), c2 = 1 - powf(b2, (float)t->steps);
-    float lr = (float)t->p.lr * sqrtf(c2) / c1, scale = 1.0f / (float)used;
+    float lr = (float)(t->p.lr * pow(t->p.lr_decay > 0 ? t->p.lr_decay : 1, t->epochs)) * sqrtf(c2) / c1;
+    float scale = 1.0f / (float)used;
     size_t ft = (size_t)NNUE_INPUTS * H + H;
     for (size_t i = 0; i < NNUE_PARAMS; i++) {
         float g = t->grad[0][i];

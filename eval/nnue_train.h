@@ -35,6 +35,7 @@ typedef struct {
     int threads;
     uint64_t seed;     /* initial weights and the shuffles */
     bool mirror;       /* each epoch also sees every position mirrored */
+    double lr_decay;   /* lr is multiplied by this after every epoch */
 } NnueTrainParams;
 
 typedef struct NnueTrainer NnueTrainer;

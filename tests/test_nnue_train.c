@@ -183,7 +183,7 @@ static void test_nnue_datagen_resumes(void **state)
 
 static NnueTrainParams small_params(int threads)
 {
-    return (NnueTrainParams){0.75, 0.002, 256, threads, 42, true};
+    return (NnueTrainParams){0.75, 0.002, 256, threads, 42, true, 0.9};
 }
 
 static void test_nnue_trainer_matches_inference(void **state)
