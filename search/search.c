@@ -217,7 +217,11 @@ static bool null_move_safe(const Position *pos)
 
 /* ---- quiescence ---- */
 
-static int qsearch(SearchThread *th, Stack *ss, int alpha, int beta, bool pv_node)
+/* depth 0 is the first ply of quiescence, where quiet checks are tried
+ * too: a quiet move that mates at once is common in xiangqi (a rook or a
+ * cannon onto the king's file), and a search that sees only captures
+ * misses it one ply from the horizon. */
+static int qsearch(SearchThread *th, Stack *ss, int alpha, int beta, int depth, bool pv_node)
 {
     Position *pos = &th->pos;
     SearchShared *sh = th->shared;
@@ -257,8 +261,9 @@ static int qsearch(SearchThread *th, Stack *ss, int alpha, int beta, bool pv_nod
             alpha = best_value;
     }
 
+    bool checks = depth >= 0 && !in_check;
     MovePicker mp;
-    mp_init_qs(&mp, th, tt_move);
+    mp_init_qs(&mp, th, tt_move, checks);
     Move best_move = MOVE_NONE, move;
     int move_count = 0;
     if (pv_node)
@@ -267,7 +272,12 @@ static int qsearch(SearchThread *th, Stack *ss, int alpha, int beta, bool pv_nod
         if (!pos_legal(pos, move))
             continue;
         move_count++;
-        if (!in_check) {
+        if (!in_check && !pos_is_capture(pos, move)) {
+            /* A quiet check that loses the checking piece for nothing is
+             * rarely a mate. */
+            if (!pos_see_ge(pos, move, 0))
+                continue;
+        } else if (!in_check) {
             /* Delta pruning: even winning the piece leaves us below alpha. */
             int victim = piece_type(pos->board[move_to(move)]);
             if (static_eval + SeeValue[victim] + QS_DELTA_MARGIN <= alpha && !pos_gives_check(pos, move))
@@ -281,7 +291,7 @@ static int qsearch(SearchThread *th, Stack *ss, int alpha, int beta, bool pv_nod
         ss->cont_hist = &th->cont_history[ss->moved_piece][move_to(move)];
         tt_prefetch(sh->tt, pos_key_after(pos, move));
         pos_do_move(pos, move);
-        int value = -qsearch(th, ss + 1, -beta, -alpha, pv_node);
+        int value = -qsearch(th, ss + 1, -beta, -alpha, depth - 1, pv_node);
         pos_undo_move(pos);
         if (stopped(th))
             return 0;
@@ -305,7 +315,7 @@ static int qsearch(SearchThread *th, Stack *ss, int alpha, int beta, bool pv_nod
         tt_store(sh->tt, key, VALUE_NONE, pv_node, TT_BOUND_NONE, -TT_DEPTH_OFFSET, best_move, raw_eval);
     else
         tt_store(sh->tt, key, value_to_tt(best_value, ply), pv_node,
-                 best_value >= beta ? TT_BOUND_LOWER : TT_BOUND_UPPER, in_check ? 0 : -1, best_move, raw_eval);
+                 best_value >= beta ? TT_BOUND_LOWER : TT_BOUND_UPPER, in_check || checks ? 0 : -1, best_move, raw_eval);
     return best_value;
 }
 
@@ -319,7 +329,7 @@ static int search(SearchThread *th, Stack *ss, int alpha, int beta, int depth, b
     bool root = ply == 0;
 
     if (depth <= 0)
-        return qsearch(th, ss, alpha, beta, pv_node);
+        return qsearch(th, ss, alpha, beta, 0, pv_node);
 
     count_node(th);
     if (pv_node && ply + 1 > th->seldepth)
