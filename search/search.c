@@ -272,18 +272,18 @@ static int qsearch(SearchThread *th, Stack *ss, int alpha, int beta, int depth, 
         if (!pos_legal(pos, move))
             continue;
         move_count++;
-        if (!in_check && !pos_is_capture(pos, move)) {
-            /* A quiet check that loses the checking piece for nothing is
-             * rarely a mate. */
-            if (!pos_see_ge(pos, move, 0))
-                continue;
-        } else if (!in_check) {
+        if (!in_check) {
             /* Delta pruning: even winning the piece leaves us below alpha. */
+            int check = -1; /* gives check: asked only when it matters */
             int victim = piece_type(pos->board[move_to(move)]);
-            if (static_eval + SeeValue[victim] + QS_DELTA_MARGIN <= alpha && !pos_gives_check(pos, move))
+            if (static_eval + SeeValue[victim] + QS_DELTA_MARGIN <= alpha && !(check = pos_gives_check(pos, move)))
                 continue;
-            /* Captures that lose material are not worth a look here. */
-            if (!pos_see_ge(pos, move, 0))
+            /* Moves that lose material are not worth a look here, but for
+             * the checks of the first ply: the exchange counts on pieces
+             * that may not move (the king facing the other, a pinned
+             * defender), and a mate often offers the checking piece. */
+            if (!pos_see_ge(pos, move, 0)
+                && (depth < 0 || !(check < 0 ? pos_gives_check(pos, move) : check)))
                 continue;
         }
         ss->current_move = move;
@@ -477,7 +477,7 @@ static int search(SearchThread *th, Stack *ss, int alpha, int beta, int depth, b
                     continue;
                 if (!pos_see_ge(pos, move, -SEE_QUIET_MARGIN * lmr_depth * lmr_depth))
                     continue;
-            } else if (depth < 7 && !pos_see_ge(pos, move, -SEE_CAPTURE_MARGIN * depth)) {
+            } else if (depth < 7 && !gives_check && !pos_see_ge(pos, move, -SEE_CAPTURE_MARGIN * depth)) {
                 continue;
             }
         }
