@@ -207,7 +207,7 @@ test-mpi-run: $(ENGINE) $(TESTS)
 # targets' code (tests/fuzz/targets.c) is also linked into the test suite,
 # which replays the same inputs without libFuzzer.
 FUZZ_CC ?= clang
-FUZZ_TARGETS := fen uci ucci cecp pgn book
+FUZZ_TARGETS := fen uci ucci cecp pgn book reader
 FUZZ_SECONDS ?= 8
 FUZZ_BASE := build/fuzz-$(notdir $(firstword $(FUZZ_CC)))-$(ARCH)$(if $(filter 1,$(USE_PEXT)),-pext)
 FUZZ_BUILD := $(FUZZ_BASE)$(if $(BUILD_TAG),-$(BUILD_TAG))
@@ -233,7 +233,7 @@ fuzz-smoke: fuzz
 # the slowest targets first, so that the jobs end together
 fuzz-long: fuzz
 	$(MAKE) fuzz FUZZ_SANITIZE=undefined FUZZ_OPT=-O2 BUILD_TAG=fast
-	sh tests/fuzz/run.sh campaign $(FUZZ_BASE)-fast $(FUZZ_BUILD) $(FUZZ_RUNS) $(FUZZ_JOBS) cecp pgn ucci book uci fen
+	sh tests/fuzz/run.sh campaign $(FUZZ_BASE)-fast $(FUZZ_BUILD) $(FUZZ_RUNS) $(FUZZ_JOBS) cecp pgn ucci book uci fen reader
 # Comparisons are traced (libFuzzer's hints for matching input bytes) only
 # in the code that reads input; in the board, search and evaluation code
 # they see no input byte and took three quarters of a FEN execution.

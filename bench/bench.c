@@ -1,7 +1,9 @@
 #include "bench.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "engine/engine.h"
 #include "engine/util/clock.h"
@@ -88,18 +90,25 @@ int bench_cli(int argc, char **argv)
 {
     int depth = BENCH_DEPTH;
     const char *rule = NULL;
+    static const char *const USAGE = "usage: chuhan bench [DEPTH] [--rule cxa|axf|draw]\n";
+    bool have_depth = false;
     for (int i = 0; i < argc; i++) {
-        if (!strcmp(argv[i], "--rule") && i + 1 < argc) {
-            rule = argv[++i];
+        if (!strcmp(argv[i], "--rule")) {
+            rule = i + 1 < argc ? argv[++i] : "";
+            if (strcasecmp(rule, "cxa") && strcasecmp(rule, "axf") && strcasecmp(rule, "draw")) {
+                fprintf(stderr, "bench: --rule must be cxa, axf or draw, not '%s'\n%s", rule, USAGE);
+                return 2;
+            }
             continue;
         }
         long d;
-        if (!num_parse(argv[i], 1, 64, &d)) {
-            fprintf(stderr, "usage: chuhan bench [DEPTH] [--rule cxa|axf|draw]\n"
-                            "bench: depth must be a number from 1 to 64, not '%s'\n", argv[i]);
+        if (have_depth || !num_parse(argv[i], 1, 64, &d)) {
+            fprintf(stderr, "bench: %s '%s'\n%s", have_depth ? "one depth only, not also" : "depth must be a number from 1 to 64, not",
+                    argv[i], USAGE);
             return 2;
         }
         depth = (int)d;
+        have_depth = true;
     }
     double nps;
     return bench_run(depth, rule, stdout, &nps) ? 0 : 1;

@@ -60,7 +60,7 @@ struct Engine {
     TT tt;
     ThreadPool *pool;
     long value[O_NB]; /* spin and check options; combo: index of the value */
-    char book_file[1024];
+    char book_file[ENGINE_VALUE_MAX];
     Book *book;       /* NULL: none (off, or it failed to load) */
     bool book_loaded; /* book reflects book_file */
     uint64_t book_rng;
@@ -139,6 +139,8 @@ static bool load_book(Engine *e, char *err, size_t errlen)
     book_free(e->book);
     e->book = NULL;
     e->book_loaded = true;
+    if (!e->book_file[0]) /* BookFile empty: no book */
+        return true;
     char why[256];
     bool builtin = !strcmp(e->book_file, BOOK_DEFAULT_NAME);
     e->book = builtin ? book_load_default(why, sizeof why) : book_load_file(e->book_file, why, sizeof why);
@@ -186,10 +188,13 @@ static bool set_option(Engine *e, const char *name, const char *value, char *err
         }
         break;
     case OPT_STRING:
-        if (!value || !*value || !strcmp(value, "<empty>"))
-            value = o->def;
+        /* no value, an empty one and the GUIs' "<empty>" all mean none:
+         * for BookFile, no book (the default names the built-in one) */
+        if (!value || !strcmp(value, "<empty>"))
+            value = "";
         if (strlen(value) >= sizeof e->book_file) {
-            snprintf(err, errlen, "%s: the value is too long", o->name);
+            snprintf(err, errlen, "%s: a value of %zu characters is refused (at most %d)", o->name, strlen(value),
+                     ENGINE_VALUE_MAX - 1);
             return false;
         }
         break;

@@ -40,6 +40,10 @@ void engine_free(Engine *e);
 int engine_option_count(void);
 const OptionInfo *engine_option(int i);
 const OptionInfo *engine_find_option(const char *name);
+/* The longest option value, its end included: a longer one is refused
+ * (never cut short), by the engine and by every front-end. */
+#define ENGINE_VALUE_MAX 1024
+
 /* Set an option from text; false with a reason if the name or value is bad. */
 bool engine_set_option(Engine *e, const char *name, const char *value, char *err, size_t errlen);
 /* The current value of an option as text (into buf), NULL if unknown. */

@@ -69,7 +69,7 @@ int ep_slow(void)
 
 static const char *read_line(EngineProc *ep, int64_t deadline)
 {
-    return proc_read_line(&ep->proc, deadline) > 0 ? ep->proc.line : NULL;
+    return proc_read_line(&ep->proc, deadline) > 0 ? ep->proc.out.line : NULL;
 }
 
 const char *ep_read_line(EngineProc *ep, int timeout_ms)

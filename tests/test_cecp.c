@@ -313,6 +313,33 @@ static void test_cecp_ping_while_thinking(void **state)
     assert_null(ep_expect(&ep, "move ", 1500, NULL, 0));
 }
 
+/* Hundreds of pings while the engine thinks: every one answered, in
+ * order, after the move, and the search not cut short by them (a queue of
+ * 16 once dropped the 17th and forced an unsearched move). */
+static void test_cecp_many_pings(void **state)
+{
+    (void)state;
+    ep_send(&ep, "st 1");
+    int64_t start = now_ms();
+    user_move();
+    enum { PINGS = 400 };
+    for (int i = 1; i <= PINGS; i++)
+        ep_send(&ep, "ping %d", 1000 + i);
+    char mv[8];
+    engine_move(10000 * ep_slow(), mv);
+    int64_t took = now_ms() - start;
+    if (took < 500)
+        fail_msg("the move came after %lld ms of a 1 s search: the pings cut it short", (long long)took);
+    for (int i = 1; i <= PINGS; i++) {
+        char want[32];
+        snprintf(want, sizeof want, "pong %d", 1000 + i);
+        const char *l = ep_want(&ep, "pong", 5000 * ep_slow());
+        if (strcmp(l, want))
+            fail_msg("'%s' where '%s' was due", l, want);
+    }
+    sync_engine();
+}
+
 static void test_cecp_analyze(void **state)
 {
     (void)state;
@@ -532,6 +559,7 @@ const struct CMUnitTest *cecp_tests(size_t *count)
         cmocka_unit_test_setup_teardown(test_cecp_time_controls, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cecp_setboard_undo_remove, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cecp_ping_while_thinking, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_cecp_many_pings, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cecp_analyze, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cecp_ponder, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cecp_claims, setup, teardown),

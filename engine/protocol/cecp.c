@@ -386,6 +386,7 @@ int cecp_serve(FILE *in, Output *out, const char *first_line)
     pthread_cond_destroy(&x->space);
     pthread_cond_destroy(&x->wake);
     pthread_mutex_destroy(&x->lock);
+    free(x->pongs);
     free(x->rbuf);
     free(x->inbox);
     free(x->work);

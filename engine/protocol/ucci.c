@@ -287,7 +287,7 @@ static void set_engine_option(Ucci *u, const char *ucci_name, const char *name, 
  * for any engine option by its UCI name. */
 static void cmd_setoption(Ucci *u, char **tok, int n)
 {
-    char value[1024] = "", s[65];
+    char value[ENGINE_VALUE_MAX] = "", s[65];
     if (n < 2) {
         out_line(u->out, "info message setoption: expected 'setoption <option> [<value>]'");
         return;
@@ -295,13 +295,21 @@ static void cmd_setoption(Ucci *u, char **tok, int n)
     if (!strcmp(tok[1], "name")) {
         char name[256];
         bool has_value;
-        if (!proto_option_words(tok, n, 2, false, name, sizeof name, value, sizeof value, &has_value))
+        int got = proto_option_words(tok, n, 2, false, name, sizeof name, value, sizeof value, &has_value);
+        if (got < 0)
+            out_line(u->out, "info message setoption: a name over %zu or a value over %d characters is refused",
+                     sizeof name - 1, ENGINE_VALUE_MAX - 1);
+        else if (!got)
             out_line(u->out, "info message setoption: no option name");
         else
             set_engine_option(u, name, name, has_value ? value : NULL);
         return;
     }
-    proto_join(tok, 2, n, value, sizeof value);
+    if (!proto_join(tok, 2, n, value, sizeof value)) {
+        out_line(u->out, "info message setoption %s: a value over %d characters is refused", shown(tok[1], s),
+                 ENGINE_VALUE_MAX - 1);
+        return;
+    }
     const UcciOption *o = NULL;
     for (int i = 0; i < UCCI_OPTION_NB && !o; i++)
         if (!strcasecmp(UCCI_OPTIONS[i].name, tok[1]))
@@ -346,17 +354,14 @@ static void cmd_setoption(Ucci *u, char **tok, int n)
     }
     case U_BOOKFILES: {
         /* Several files may be named with ';': one book is used.  An empty
-         * value turns the book off, as the protocol says. */
+         * value turns the book off, as the protocol says: BookFile empty,
+         * so that usebook true does not bring the built-in one back. */
         char *semi = strchr(value, ';');
         if (semi) {
             *semi = 0;
             out_line(u->out, "info message bookfiles: only the first book is used, %s", value);
         }
-        if (!*value || !strcasecmp(value, "<empty>")) {
-            set_engine_option(u, o->name, "OwnBook", "false");
-        } else {
-            set_engine_option(u, o->name, "BookFile", value);
-        }
+        set_engine_option(u, o->name, "BookFile", strcasecmp(value, "<empty>") ? value : "");
         break;
     }
     case U_NEWGAME:

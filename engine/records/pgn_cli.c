@@ -77,12 +77,12 @@ int pgn_cli(int argc, char **argv)
         if (!strcmp(argv[first], "--to") && first + 1 < argc) {
             if (!notation_parse_format(argv[++first], &fmt) || fmt == NOTATION_AUTO) {
                 fprintf(stderr, "pgn: unknown notation '%s'\n", argv[first]);
-                return 2;
+                return usage();
             }
         } else if (!strcmp(argv[first], "--encoding") && first + 1 < argc) {
             if (!pgn_parse_encoding(argv[++first], &enc)) {
                 fprintf(stderr, "pgn: unknown encoding '%s'\n", argv[first]);
-                return 2;
+                return usage();
             }
         } else {
             return usage();
