@@ -2,6 +2,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 #include <string.h>
 #include <strings.h>
 
@@ -48,7 +49,20 @@ const char *const BenchFens[] = {
 };
 const int BenchCount = (int)(sizeof BenchFens / sizeof BenchFens[0]);
 
+static double cpu_seconds(void)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec * 1e-6 + (double)ru.ru_stime.tv_sec
+           + ru.ru_stime.tv_usec * 1e-6;
+}
+
 uint64_t bench_run(int depth, const char *rule, FILE *out, double *nps)
+{
+    return bench_run_eval(depth, rule, NULL, out, nps);
+}
+
+uint64_t bench_run_eval(int depth, const char *rule, const char *eval_file, FILE *out, double *nps)
 {
     char err[256];
     Engine *e = engine_new(NULL, err, sizeof err);
@@ -61,8 +75,14 @@ uint64_t bench_run(int depth, const char *rule, FILE *out, double *nps)
         engine_free(e);
         return 0;
     }
+    if (eval_file && !engine_set_option(e, "EvalFile", eval_file, err, sizeof err)) {
+        fprintf(out, "bench: %s\n", err);
+        engine_free(e);
+        return 0;
+    }
     uint64_t total = 0;
     int64_t start = now_ms();
+    double cpu0 = cpu_seconds();
     for (int i = 0; i < BenchCount; i++) {
         if (!engine_set_position(e, BenchFens[i], NULL, 0, false, err, sizeof err)) {
             fprintf(out, "bench: position %d: %s\n", i + 1, err);
@@ -77,11 +97,14 @@ uint64_t bench_run(int depth, const char *rule, FILE *out, double *nps)
         total += nodes;
     }
     int64_t elapsed = now_ms() - start;
+    double cpu = cpu_seconds() - cpu0;
     engine_free(e);
     *nps = (double)total * 1000.0 / (double)(elapsed > 0 ? elapsed : 1);
     fprintf(out, "===========================\n");
     fprintf(out, "Total time (ms) : %lld\n", (long long)elapsed);
     fprintf(out, "Nodes/second    : %.0f\n", *nps);
+    /* on a loaded machine the wall clock undercounts: per CPU second too */
+    fprintf(out, "Nodes/CPU second: %.0f\n", (double)total / (cpu > 0 ? cpu : 1e-3));
     fprintf(out, "Nodes searched  : %llu\n", (unsigned long long)total);
     return total;
 }
@@ -89,8 +112,8 @@ uint64_t bench_run(int depth, const char *rule, FILE *out, double *nps)
 int bench_cli(int argc, char **argv)
 {
     int depth = BENCH_DEPTH;
-    const char *rule = NULL;
-    static const char *const USAGE = "usage: chuhan bench [DEPTH] [--rule cxa|axf|draw]\n";
+    const char *rule = NULL, *eval_file = NULL;
+    static const char *const USAGE = "usage: chuhan bench [DEPTH] [--rule cxa|axf|draw] [--evalfile NET]\n";
     bool have_depth = false;
     for (int i = 0; i < argc; i++) {
         if (!strcmp(argv[i], "--rule")) {
@@ -99,6 +122,14 @@ int bench_cli(int argc, char **argv)
                 fprintf(stderr, "bench: --rule must be cxa, axf or draw, not '%s'\n%s", rule, USAGE);
                 return 2;
             }
+            continue;
+        }
+        if (!strcmp(argv[i], "--evalfile")) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "bench: --evalfile needs a file\n%s", USAGE);
+                return 2;
+            }
+            eval_file = argv[++i];
             continue;
         }
         long d;
@@ -111,5 +142,5 @@ int bench_cli(int argc, char **argv)
         have_depth = true;
     }
     double nps;
-    return bench_run(depth, rule, stdout, &nps) ? 0 : 1;
+    return bench_run_eval(depth, rule, eval_file, stdout, &nps) ? 0 : 1;
 }

@@ -8,6 +8,7 @@
 #define CHUHAN_ENGINE_H
 
 #include "engine/board/position.h"
+#include "engine/util/debuglog.h"
 #include "search/score.h"
 #include "search/search.h"
 
@@ -48,6 +49,10 @@ const OptionInfo *engine_find_option(const char *name);
 bool engine_set_option(Engine *e, const char *name, const char *value, char *err, size_t errlen);
 /* The current value of an option as text (into buf), NULL if unknown. */
 const char *engine_get_option(Engine *e, const char *name, char *buf, size_t len);
+
+/* The log of the protocol's lines that Debug Log File turns on: the
+ * front-end writes every line it reads and writes to it (out_set_log). */
+DebugLog *engine_debug_log(Engine *e);
 
 /* The rules the engine plays by, as its options set them. */
 typedef struct {

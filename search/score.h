@@ -7,6 +7,8 @@
 
 #include <stdbool.h>
 
+#include "engine/board/position.h"
+
 /* A mate, either way. */
 bool score_is_mate(int score);
 /* Plies to a mate (score_is_mate): > 0 the side to move mates, <= 0 it is
@@ -19,5 +21,16 @@ int score_mate_in(int score);
 bool score_is_rule_win(int score);
 /* Plies to that win (score_is_rule_win), signed as score_mate_plies. */
 int score_rule_win_plies(int score);
+
+/* The material on the board, for the WDL model: the pieces besides the
+ * kings (0-30). */
+int score_material(const Position *pos);
+/* Win, draw and loss per mille for the side to move, from a score and the
+ * material (the fewer pieces, the likelier a draw at an even score): the
+ * model fitted to game results (README, Calibrated WDL).  A mate or a rule
+ * win is a certain result. */
+void score_wdl(int score, int material, int wdl[3]);
+/* The expected score for the side to move, per mille: W + D / 2. */
+int score_expected(int score, int material);
 
 #endif

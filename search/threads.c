@@ -307,6 +307,7 @@ void pool_start(ThreadPool *pool, TT *tt, const Position *root, const SearchLimi
     sh->multipv = settings->multipv;
     sh->rule = settings->rule;
     sh->sixty_move_plies = settings->sixty_move_plies;
+    sh->net = settings->net;
     atomic_store(&sh->stop, false);
     atomic_store(&sh->pondering, limits->ponder);
     atomic_store(&sh->stop_on_ponderhit, false);

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "engine/board/movegen.h"
 #include "pipe.h"
@@ -538,6 +539,30 @@ static const char *const MALFORMED[] = {
 };
 _Static_assert(sizeof MALFORMED / sizeof MALFORMED[0] >= 25, "a good many malformed commands");
 
+
+/* Debug Log File as an xboard option: every line in and out while on. */
+static void test_cecp_debug_log(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/chuhan-debug-log-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    ep_send(&ep, "option Debug Log File=%s", path);
+    sync_engine();
+    static char in[1 << 16], out[1 << 16], want_in[256], want_out[1 << 16];
+    /* what sync_engine sent and read after the option took effect */
+    snprintf(want_in, sizeof want_in, "ping %d\n", ep.pings);
+    snprintf(want_out, sizeof want_out, "%s", ep.log);
+    ep_send(&ep, "option Debug Log File=");
+    sync_engine();
+    dlog_split(path, in, sizeof in, out, sizeof out);
+    unlink(path);
+    strncat(want_in, "option Debug Log File=\n", sizeof want_in - strlen(want_in) - 1);
+    assert_string_equal(in, want_in);
+    assert_string_equal(out, want_out);
+}
+
 static void test_cecp_malformed(void **state)
 {
     (void)state;
@@ -564,6 +589,7 @@ const struct CMUnitTest *cecp_tests(size_t *count)
         cmocka_unit_test_setup_teardown(test_cecp_ponder, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cecp_claims, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cecp_malformed, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_cecp_debug_log, setup, teardown),
     };
     *count = sizeof tests / sizeof tests[0];
     return tests;

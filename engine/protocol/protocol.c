@@ -11,10 +11,26 @@
 void out_init(Output *out, FILE *f)
 {
     out->f = f;
+    out->log = NULL;
     pthread_mutex_init(&out->lock, NULL);
 }
 
 void out_destroy(Output *out) { pthread_mutex_destroy(&out->lock); }
+
+void out_set_log(Output *out, DebugLog *log)
+{
+    pthread_mutex_lock(&out->lock);
+    out->log = log;
+    pthread_mutex_unlock(&out->lock);
+}
+
+void out_log_in(Output *out, const char *line)
+{
+    pthread_mutex_lock(&out->lock);
+    if (out->log)
+        dlog_line(out->log, true, line);
+    pthread_mutex_unlock(&out->lock);
+}
 
 void out_line(Output *out, const char *fmt, ...)
 {
@@ -41,6 +57,8 @@ void out_line(Output *out, const char *fmt, ...)
     fputs(line, out->f);
     fputc('\n', out->f);
     fflush(out->f);
+    if (out->log)
+        dlog_line(out->log, false, line);
     pthread_mutex_unlock(&out->lock);
     if (line != small)
         free(line);
@@ -111,6 +129,7 @@ int in_next(Input *in)
         } else if (!proto_read_line(in->f, in->line, LINE_MAX_BYTES, &too_long)) {
             return 0;
         }
+        out_log_in(in->out, in->line);
         if (too_long) {
             out_line(in->out, "%s input line longer than %d bytes ignored", in->refusal, LINE_MAX_BYTES - 1);
             continue;

@@ -18,10 +18,16 @@
 typedef struct {
     FILE *f;
     pthread_mutex_t lock;
+    DebugLog *log; /* NULL: none (the engine's, while it lives) */
 } Output;
 
 void out_init(Output *out, FILE *f);
 void out_destroy(Output *out);
+/* Log every line written, and read (in_next, out_log_in), to log (NULL:
+ * stop logging: before the engine that owns it is freed). */
+void out_set_log(Output *out, DebugLog *log);
+/* A line read by the front-end, to the log. */
+void out_log_in(Output *out, const char *line);
 /* One whole line (a newline is added), its control characters as '?' (text_clean:
  * what a message quotes of the input cannot reach the GUI raw), written and
  * flushed under the lock. */

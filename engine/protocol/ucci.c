@@ -91,10 +91,15 @@ static const UcciOption UCCI_OPTIONS[] = {
     {"bookfiles", U_BOOKFILES, "BookFile", NULL, NULL, 0, 0},
     {"bookdepth", U_ENGINE, "BookDepth", NULL, NULL, 0, 0},
     {"bookvariety", U_ENGINE, "BookVariety", NULL, NULL, 0, 0},
+    {"evalfile", U_ENGINE, "EvalFile", NULL, NULL, 0, 0},
     {"repetitionrule", U_ENGINE, "Repetition Rule", NULL, NULL, 0, 0},
     {"sixtymoverule", U_ENGINE, "Sixty Move Rule", NULL, NULL, 0, 0},
     {"moveoverhead", U_ENGINE, "Move Overhead", NULL, NULL, 0, 0},
     {"clearhash", U_ENGINE, "Clear Hash", NULL, NULL, 0, 0},
+    {"skilllevel", U_ENGINE, "Skill Level", NULL, NULL, 0, 0},
+    {"limitstrength", U_ENGINE, "UCI_LimitStrength", NULL, NULL, 0, 0},
+    {"elo", U_ENGINE, "UCI_Elo", NULL, NULL, 0, 0},
+    {"debuglogfile", U_ENGINE, "Debug Log File", NULL, NULL, 0, 0},
     {"newgame", U_NEWGAME, NULL, "button", NULL, 0, 0},
     {"offerdraw", U_OFFER_DRAW, NULL, "check", "false", 0, 0},
     {"acceptdraw", U_ACCEPT_DRAW, NULL, "check", "true", 0, 0},
@@ -241,7 +246,7 @@ static void print_option(Ucci *u, const UcciOption *o)
         out_line(u->out, "option %s type button", o->name);
         break;
     case OPT_STRING:
-        out_line(u->out, "option %s type string default %s", o->name, e->def);
+        out_line(u->out, "option %s type string default %s", o->name, *e->def ? e->def : "<empty>");
         break;
     case OPT_COMBO: {
         char vars[256] = "";
@@ -673,6 +678,7 @@ int ucci_serve(FILE *in, Output *out, const char *first_line)
         free(u);
         return 1;
     }
+    out_set_log(out, engine_debug_log(u->engine));
     int n;
     while ((n = in_next(&u->in)) > 0) {
         char **tok = u->in.tok;
@@ -720,8 +726,11 @@ int ucci_serve(FILE *in, Output *out, const char *first_line)
             out_line(out, "info message unknown command '%s'", shown(c, s));
         }
     }
-    engine_free(u->engine); /* stops and waits for a running search */
+    engine_stop(u->engine);
+    engine_wait(u->engine); /* its move is logged too */
     out_line(out, "bye");
+    out_set_log(out, NULL);
+    engine_free(u->engine);
     pthread_mutex_destroy(&u->lock);
     in_close(&u->in);
     free(scratch);

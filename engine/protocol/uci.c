@@ -23,18 +23,6 @@ typedef struct {
     atomic_bool rank1; /* UCI_Variant mode: ranks 1-10 (read by the search thread's callbacks) */
 } Uci;
 
-/* Win/draw/loss per mille from a score, by a logistic model fitted by eye
- * to engine self-play: 50% wins at about +2.5 pawns. */
-static void score_wdl(int score, int wdl[3])
-{
-    double a = 250, b = 80;
-    double w = 1000 / (1 + exp((a - score) / b));
-    double l = 1000 / (1 + exp((a + score) / b));
-    wdl[0] = (int)(w + 0.5);
-    wdl[2] = (int)(l + 0.5);
-    wdl[1] = 1000 - wdl[0] - wdl[2];
-}
-
 static void format_score(int score, char *buf, size_t len)
 {
     if (score_is_mate(score))
@@ -51,7 +39,7 @@ static void on_info(void *ctx, const EngineInfo *info)
     const char *bound = info->bound == BOUND_LOWER ? " lowerbound" : info->bound == BOUND_UPPER ? " upperbound" : "";
     if (atomic_load(&u->show_wdl) && !score_is_mate(info->score)) {
         int w[3];
-        score_wdl(info->score, w);
+        score_wdl(info->score, score_material(engine_position(u->engine)), w);
         snprintf(wdl, sizeof wdl, " wdl %d %d %d", w[0], w[1], w[2]);
     }
     proto_pv_text(info, atomic_load(&u->rank1), pv);
@@ -288,6 +276,7 @@ int uci_serve(FILE *in, Output *out, const char *first_line)
         in_close(&u.in);
         return 1;
     }
+    out_set_log(out, engine_debug_log(u.engine));
     int n;
     while ((n = in_next(&u.in)) > 0) {
         char **tok = u.in.tok;
@@ -321,7 +310,10 @@ int uci_serve(FILE *in, Output *out, const char *first_line)
             out_line(out, "info string unknown command '%s'", text_printable(shown, sizeof shown, c));
         }
     }
-    engine_free(u.engine); /* stops and waits for a running search */
+    engine_stop(u.engine);
+    engine_wait(u.engine); /* its move is logged too */
+    out_set_log(out, NULL);
+    engine_free(u.engine);
     in_close(&u.in);
     return 0;
 }
