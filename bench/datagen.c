@@ -19,6 +19,7 @@
 #include "engine/rules/rules.h"
 #include "engine/util/clock.h"
 #include "engine/util/num.h"
+#include "engine/util/outfile.h"
 #include "engine/util/rng.h"
 #include "eval/nnue_data.h"
 #include "match_referee.h"
@@ -391,7 +392,7 @@ int datagen_cli(int argc, char **argv)
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     dg.threads = cpus < 1 ? 1 : cpus;
     dg.seed = (uint64_t)now_us();
-    for (int i = 0; i < argc; i++) {
+    for (int i = 0; i < argc; i += 2) { /* each option and its value */
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         long *target = !strcmp(a, "--positions")      ? &dg.target
                        : !strcmp(a, "--nodes")        ? &dg.nodes
@@ -409,7 +410,6 @@ int datagen_cli(int argc, char **argv)
                 return usage();
         } else if (!target || !num_parse(v, 0, 1000000000, target))
             return usage();
-        i++;
     }
     if (!dg.out || dg.threads < 1 || dg.nodes < 1 || dg.max_plies < 1 || dg.max_plies > MAX_GAME_PLY)
         return usage();
@@ -419,7 +419,8 @@ int datagen_cli(int argc, char **argv)
         /* another rank: no file; it plays until rank 0 says stop */
         dg.target = LONG_MAX;
         dg.seed ^= 0xD1B54A32D192ED03ULL * (uint64_t)dg.rank;
-    } else if (!resume(&dg, err, sizeof err)) {
+    } else if (!outfile_check(dg.out, err, sizeof err) || !resume(&dg, err, sizeof err)) {
+        /* the file: a new one or a regular one only (outfile_check), then resumed */
         fprintf(stderr, "datagen: %s\n", err);
         if (comm_size() > 1)
             dgr_stop_all();
