@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,6 +58,14 @@ typedef struct {
     int score;
     Move best;
 } Worker;
+
+/* Ctrl-C or kill: the games being played end, what is kept is written. */
+static volatile sig_atomic_t interrupted;
+static void on_signal(int sig)
+{
+    (void)sig;
+    interrupted = 1;
+}
 
 static void on_info(void *ctx, const EngineInfo *info)
 {
@@ -289,6 +298,8 @@ static int run(Datagen *dg)
     }
     int64_t t0 = now_ms();
     int started = 0;
+    signal(SIGINT, on_signal);
+    signal(SIGTERM, on_signal);
     for (int i = 0; i < dg->threads; i++) {
         workers[i] = (Worker){dg, i, 0, MOVE_NONE};
         if (pthread_create(&tids[i], NULL, worker_main, &workers[i]) == 0)
@@ -308,6 +319,12 @@ static int run(Datagen *dg)
             pthread_mutex_unlock(&dg->lock);
         }
         pthread_mutex_lock(&dg->lock);
+        if (interrupted && !dg->done) {
+            dg->done = true;
+            if (!dg->rank)
+                printf("datagen: stopping: the games being played are finished and written\n");
+            fflush(stdout);
+        }
         bool stop = dg->done || dg->failed;
         long made = dg->this_run, games = dg->games, total = dg->start_count + dg->this_run;
         pthread_mutex_unlock(&dg->lock);
@@ -357,6 +374,8 @@ static int run(Datagen *dg)
                dg->written, dg->out, dg->this_run, dg->games, s, dg->this_run / (s > 0 ? s : 1),
                dg->this_run / (s > 0 ? s : 1) / (started ? started : 1), cpu, dg->this_run / (cpu > 0 ? cpu : 1));
     }
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
     book_free(book);
     free(dg->pending);
     free(workers);

@@ -5,8 +5,11 @@
  * games against other engines, after the move it played (the mating side
  * to move), and four of them one move later (the mated side to move); and
  * positions of master games (CCPD, CC BY 4.0) a few plies before their
- * final mate, kept where a long search proved a mate.  PLIES is the
- * shortest mate those searches found (bench/RESULTS.md says how). */
+ * final mate, kept where a long search proved a mate; and positions of
+ * Chuhan's own test matches (20,000 nodes a move) where one side announced
+ * a mate of 7 plies or more that the other side's score one move earlier
+ * did not foresee.  PLIES is the shortest mate those searches found
+ * (bench/RESULTS.md says how). */
 const char *const MateSuite[] = {
     "1rb1kar2/4a4/n3b3c/3R4p/4C1p2/5R3/PnP1P1P1P/N2AB1N2/9/2BA1K3 w - - 1 2 ; 3 ; example 1 after g7g9",
     "2bakab2/4n4/4c4/p2R5/4C3p/9/P3P3r/c1N1B3N/4A4/4KAB2 w - - 1 2 ; 3 ; example 2 after i6i5",
@@ -40,5 +43,45 @@ const char *const MateSuite[] = {
     "2bakab2/4n4/4c4/p2R5/4C3p/9/P3P3r/c1N1B3N/4A4/3K1AB2 b - - 2 2 ; -2 ; example 2 after i6i5 e0d0",
     "2b1kab2/3ra4/2n6/p1R5p/1Rp6/6P2/P3c3P/B3C4/4N4/2rAKAB2 w - - 1 2 ; -6 ; example 3 after b0b5 c3c0",
     "2ba1kb2/4ar3/2n1c4/p3p1p1p/2P6/9/P3crP1P/2NNB1C2/4A4/1RBAK2R1 w - - 1 2 ; -6 ; example 6 after c4c5 e9f9",
+    "2bakab2/9/9/C2R2p1p/9/4P1P2/9/5Ac2/r8/3K1A1Nc b - - 11 31 ; 9 ; match game 1",
+    "1r2kab2/2C1a4/4c4/p2PpR3/6p2/9/P3r3p/9/4A4/2R1KAB1c b - - 1 28 ; 13 ; match game 2",
+    "3a5/4ac3/5k3/3NR1r2/1P2P4/9/9/4B1p2/4A4/4KAB2 w - - 33 68 ; 17 ; match game 3",
+    "4ka3/4a4/9/4R4/4P1b2/8p/6R2/3A1K3/1r7/4r4 b - - 5 68 ; 9 ; match game 4",
+    "4k4/4a4/4Ra3/9/9/6B2/9/3r5/5p3/3AK1B2 b - - 0 121 ; 11 ; match game 5",
+    "1R1cka3/4a4/2N1b4/p3n1p1p/2p2r3/6P2/n1P1P3c/N8/4C4/2BAKAB2 w - - 0 25 ; 11 ; match game 6",
+    "3aka3/4n4/R3b4/p2NC3p/2P3r2/9/2c6/4B4/4A4/3AK1B2 w - - 2 34 ; 9 ; match game 7",
+    "2b1kab2/4a4/4c4/4CR2p/R1p6/2P5P/P3P4/9/2r1N2r1/3K1A3 w - - 6 26 ; 7 ; match game 8",
+    "3k1ab2/C3a1N2/9/p2r4r/2b4R1/6p2/9/9/4A4/3AK4 b - - 9 47 ; 9 ; match game 9",
+    "4ka3/R3a4/3cb4/4C3R/9/2p6/P3P2rc/2r6/9/2BAKAB2 w - - 0 24 ; 9 ; match game 10",
+    "2b1kab2/4a4/4c4/4CR2p/R1p6/2P5P/P3P4/9/2r1N2r1/3K1A3 w - - 6 26 ; 7 ; match game 11",
+    "3aka3/4n4/R3b4/p2NC3p/2P3r2/9/2c6/4B4/4A4/3AK1B2 w - - 2 34 ; 9 ; match game 12",
+    "R2a1kb2/4a4/4b4/2p5p/4C4/2r1P1Br1/3R4P/1c6N/4A4/2BAK4 w - - 2 31 ; 7 ; match game 13",
+    "3akc3/4a4/2P1P4/9/9/9/2r6/4R4/4K4/9 w - - 65 131 ; 9 ; match game 14",
+    "1RC1kaR2/4a4/4b4/2p5p/4c4/r1P6/3cr4/4C4/4A4/2BK1AB2 w - - 1 29 ; 13 ; match game 15",
+    "3aka3/4n4/R3b4/p2NC3p/2P3r2/9/2c6/4B4/4A4/3AK1B2 w - - 2 34 ; 9 ; match game 16",
+    "2baka3/9/9/2p2C2p/9/P8/9/4r1R2/2c2K3/3A1A3 b - - 0 26 ; 13 ; match game 17",
+    "3akab2/4nc3/4bN3/p7R/4C4/P4p3/8P/4B4/3r5/2BAKA3 w - - 1 28 ; 7 ; match game 18",
+    "4kab2/4a4/4b4/4C4/p2R4p/2N1P1B2/P7P/9/1r1KA4/c4AB2 w - - 29 42 ; 9 ; match game 19",
+    "3aka3/4n4/R3b4/p2NC3p/2P3r2/9/2c6/4B4/4A4/3AK1B2 w - - 2 34 ; 9 ; match game 20",
+    "9/3k5/9/5P3/4n4/9/9/3A5/7C1/4KAB2 w - - 28 61 ; 9 ; match game 21",
+    "2ba1CnR1/4k4/4b4/p4R3/9/6p2/P2r2n1P/2rNB4/4A4/2BA1K3 w - - 5 28 ; 9 ; match game 22",
+    "4kaR2/9/9/9/9/3r2Bn1/2p6/3A5/3K5/6B2 b - - 10 88 ; 21 ; match game 23",
+    "3a5/4ac3/5k3/3NR1r2/1P2P4/9/9/4B1p2/4A4/4KAB2 w - - 33 68 ; 17 ; match game 24",
+    "3aka3/4n4/R3b4/p2NC3p/2P3r2/9/2c6/4B4/4A4/3AK1B2 w - - 2 34 ; 9 ; match game 25",
+    "3ak1bRC/4a4/9/p3p4/2P6/P4R2P/9/9/1r2A4/1c2KAr2 w - - 4 51 ; 15 ; match game 26",
+    "3a5/4ac3/5k3/3NR1r2/1P2P4/9/9/4B1p2/4A4/4KAB2 w - - 33 68 ; 17 ; match game 27",
+    "3a5/4ac3/5k3/3NR1r2/1P2P4/9/9/4B1p2/4A4/4KAB2 w - - 33 68 ; 17 ; match game 28",
+    "3aka3/4n4/R3b4/p2NC3p/2P3r2/9/2c6/4B4/4A4/3AK1B2 w - - 2 34 ; 9 ; match game 29",
+    "3akabC1/9/4PP3/9/9/9/9/5A3/7c1/2B2K3 w - - 3 86 ; 7 ; match game 30",
+    "2b2a3/1n1k5/8b/4c4/2P6/4R2Nr/9/3C5/9/2BAKAB2 w - - 6 54 ; 13 ; match game 31",
+    "3aka3/4n4/R3b4/p2NC3p/2P3r2/9/2c6/4B4/4A4/3AK1B2 w - - 2 34 ; 9 ; match game 32",
+    "3aka3/4n4/R3b4/p2NC3p/2P3r2/9/2c6/4B4/4A4/3AK1B2 w - - 2 34 ; 9 ; match game 33",
+    "3a5/4ac3/5k3/3NR1r2/1P2P4/9/9/4B1p2/4A4/4KAB2 w - - 33 68 ; 17 ; match game 34",
+    "2b1kab2/4a4/4c4/4CR2p/R1p6/2P5P/P3P4/9/2r1N2r1/3K1A3 w - - 6 26 ; 7 ; match game 35",
+    "5k3/4a4/3a5/9/4n4/1N7/9/5p3/9/4K4 b - - 5 102 ; 13 ; match game 36",
+    "4ka3/4a2r1/4b4/5R3/6P2/9/9/4B3B/4p4/5K3 b - - 1 76 ; 7 ; match game 37",
+    "4ka3/4ac3/2R6/4r4/9/9/9/3A5/4AK3/9 b - - 15 58 ; 21 ; match game 38",
+    "3a5/4ac3/5k3/3NR1r2/1P2P4/9/9/4B1p2/4A4/4KAB2 w - - 33 68 ; 17 ; match game 39",
+    "3aka3/4n4/R3b4/p2NC3p/2P3r2/9/2c6/4B4/4A4/3AK1B2 w - - 2 34 ; 9 ; match game 40",
 };
 const int MateSuiteCount = (int)(sizeof MateSuite / sizeof MateSuite[0]);

@@ -66,10 +66,12 @@ static int train_usage(void)
             "  --epochs N        total epochs (default 10; with --resume, those left)\n"
             "  --batch N         positions per Adam step (default 16384)\n"
             "  --lr X            Adam's step size (default 0.001)\n"
+            "  --lr-decay X      the step size is multiplied by X after every epoch (default 1)\n"
             "  --lambda X        weight of the search score against the game result (default 0.75)\n"
             "  --threads N       (default: every core)\n"
             "  --validation X    fraction held out to measure the loss (default 0.05)\n"
             "  --resume          start from NET.ckpt\n"
+            "  --no-mirror       do not also train on every position mirrored left-right\n"
             "  --seed N          initial weights and shuffles (default 1)\n"
             "  --note TEXT       a line for the card (e.g. the datagen command)\n");
     return 2;
@@ -80,14 +82,19 @@ int nnue_train_cli(int argc, char **argv)
     const char *data[64], *out = NULL, *note = "";
     int ndata = 0;
     long epochs = 10, batch = 16384, threads = host_cpus();
-    double lr = 0.001, lambda = 0.75, validation = 0.05;
+    double lr = 0.001, lambda = 0.75, validation = 0.05, lr_decay = 1;
     uint64_t seed = 1;
-    bool resume = false;
+    bool resume = false, mirror = true;
     for (int i = 0; i < argc; i += 2) { /* each option and its value */
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         bool ok = true;
         if (!strcmp(a, "--resume")) {
             resume = true;
+            i--; /* no value */
+            continue;
+        }
+        if (!strcmp(a, "--no-mirror")) {
+            mirror = false;
             i--; /* no value */
             continue;
         }
@@ -107,6 +114,8 @@ int nnue_train_cli(int argc, char **argv)
             ok = num_parse(v, 1, 256, &threads);
         else if (!strcmp(a, "--lr"))
             ok = num_parse_double(v, 1e-7, 1, &lr);
+        else if (!strcmp(a, "--lr-decay"))
+            ok = num_parse_double(v, 0.01, 1, &lr_decay);
         else if (!strcmp(a, "--lambda"))
             ok = num_parse_double(v, 0, 1, &lambda);
         else if (!strcmp(a, "--validation"))
@@ -175,7 +184,7 @@ int nnue_train_cli(int argc, char **argv)
         fprintf(stderr, "train: no positions in the data\n");
         return 1;
     }
-    NnueTrainParams p = {lambda, lr, (int)batch, (int)threads, seed};
+    NnueTrainParams p = {lambda, lr, (int)batch, (int)threads, seed, mirror, lr_decay};
     NnueTrainer *t = nnue_trainer_new(&p);
     if (!t) {
         fprintf(stderr, "train: out of memory\n");
@@ -190,8 +199,9 @@ int nnue_train_cli(int argc, char **argv)
         nnue_trainer_free(t);
         return 1;
     }
-    printf("train: %zu positions (%zu training, %zu validation), %s, batch %ld, lr %g, lambda %g, %ld threads%s\n",
-           total, ntrain, nval, NNUE_ARCH, batch, lr, lambda, threads, resume ? ", resumed" : "");
+    printf("train: %zu positions (%zu training, %zu validation), %s, batch %ld, lr %g, lambda %g, %ld threads%s%s\n",
+           total, ntrain, nval, NNUE_ARCH, batch, lr, lambda, threads, mirror ? ", mirrored too" : "",
+           resume ? ", resumed" : "");
     fflush(stdout);
     int64_t t0 = now_us();
     double train_loss = 0, val_loss = 0;
@@ -201,7 +211,7 @@ int nnue_train_cli(int argc, char **argv)
         val_loss = nval ? nnue_float_loss(nnue_trainer_net(t), val, nval, lambda) : train_loss;
         double s = (double)(now_us() - e0) * 1e-6;
         printf("epoch %d/%ld: train loss %.6f, validation loss %.6f, %.1f s, %.0f pos/s\n",
-               nnue_trainer_epoch_count(t), epochs, train_loss, val_loss, s, ntrain / (s > 0 ? s : 1));
+               nnue_trainer_epoch_count(t), epochs, train_loss, val_loss, s, (mirror ? 2 : 1) * ntrain / (s > 0 ? s : 1));
         fflush(stdout);
         if (!nnue_trainer_save(t, ckpt, err, sizeof err))
             fprintf(stderr, "train: %s\n", err);
@@ -223,8 +233,9 @@ int nnue_train_cli(int argc, char **argv)
         for (int i = 0; i < ndata; i++)
             fprintf(c, "data         %s\n", data[i]);
         fprintf(c, "positions    %zu (%zu training, %zu validation)\n", total, ntrain, nval);
-        fprintf(c, "epochs       %d (batch %ld, lr %g, lambda %g, seed %llu)\n", nnue_trainer_epoch_count(t), batch,
-                lr, lambda, (unsigned long long)seed);
+        fprintf(c, "epochs       %d (batch %ld, lr %g decaying by %g an epoch, lambda %g, seed %llu, %s)\n",
+                nnue_trainer_epoch_count(t), batch, lr, lr_decay, lambda, (unsigned long long)seed,
+                mirror ? "each position also mirrored" : "no mirroring");
         fprintf(c, "final loss   train %.6f, validation %.6f\n", train_loss, val_loss);
         fprintf(c, "time         %.1f s this run, %ld threads\n", secs, threads);
         if (*note)

@@ -56,6 +56,14 @@ bool nnue_record_unpack(const NnueRecord *r, NnueSample *s)
     return true;
 }
 
+void nnue_sample_mirror(NnueSample *s)
+{
+    for (int i = 0; i < s->n; i++)
+        s->sq[i] = (uint8_t)(s->sq[i] - 2 * sq_file(s->sq[i]) + FILE_NB - 1);
+    for (int c = 0; c < COLOR_NB; c++)
+        s->king[c] = (uint8_t)(s->king[c] - 2 * sq_file(s->king[c]) + FILE_NB - 1);
+}
+
 int nnue_sample_features(const NnueSample *s, int p, int out[NNUE_MAX_ACTIVE])
 {
     int orient = nnue_king_orient(p, s->king[p]);

@@ -37,6 +37,9 @@ void nnue_record_pack(NnueRecord *r, const Position *pos, int score, int result)
 /* False if the record is not a legal-looking position (no king, too many
  * pieces, a bad code). */
 bool nnue_record_unpack(const NnueRecord *r, NnueSample *s);
+/* The same position with its files mirrored (xiangqi is left-right
+ * symmetric: the trainer sees every position both ways). */
+void nnue_sample_mirror(NnueSample *s);
 /* The active inputs of perspective p: the same as nnue_features() of the
  * position the record holds. */
 int nnue_sample_features(const NnueSample *s, int p, int out[NNUE_MAX_ACTIVE]);

@@ -164,8 +164,12 @@ static void *batch_part(void *arg)
     double loss = 0;
     NnueSample s;
     for (size_t i = j->from; i < j->to; i++) {
-        if (!nnue_record_unpack(&j->recs[j->order[i]], &s))
+        /* with mirroring, item 2r + 1 is record r mirrored */
+        uint32_t item = j->order[i];
+        if (!nnue_record_unpack(&j->recs[t->p.mirror ? item >> 1 : item], &s))
             continue;
+        if (t->p.mirror && (item & 1))
+            nnue_sample_mirror(&s);
         j->used++;
         float out = forward(&t->net, &s, acc, feats, nf);
         double pred = sigmoid(out), d = pred - target(&s, t->p.lambda);
@@ -200,7 +204,8 @@ static void adam_step(NnueTrainer *t, size_t used)
     const float b1 = 0.9f, b2 = 0.999f, eps = 1e-8f;
     t->steps++;
     float c1 = 1 - powf(b1, (float)t->steps), c2 = 1 - powf(b2, (float)t->steps);
-    float lr = (float)t->p.lr * sqrtf(c2) / c1, scale = 1.0f / (float)used;
+    float lr = (float)(t->p.lr * pow(t->p.lr_decay > 0 ? t->p.lr_decay : 1, t->epochs)) * sqrtf(c2) / c1;
+    float scale = 1.0f / (float)used;
     size_t ft = (size_t)NNUE_INPUTS * H + H;
     for (size_t i = 0; i < NNUE_PARAMS; i++) {
         float g = t->grad[0][i];
@@ -216,10 +221,11 @@ static void adam_step(NnueTrainer *t, size_t used)
     }
 }
 
-double nnue_train_epoch(NnueTrainer *t, const NnueRecord *recs, size_t n)
+double nnue_train_epoch(NnueTrainer *t, const NnueRecord *recs, size_t nrecs)
 {
-    uint32_t *order = malloc(n * sizeof *order);
-    if (!order || n == 0) {
+    size_t n = t->p.mirror ? 2 * nrecs : nrecs;
+    uint32_t *order = malloc(n * sizeof *order + 1);
+    if (!order || n == 0 || n > UINT32_MAX) {
         free(order);
         return 0;
     }

@@ -34,6 +34,8 @@ typedef struct {
     int batch;         /* positions per step */
     int threads;
     uint64_t seed;     /* initial weights and the shuffles */
+    bool mirror;       /* each epoch also sees every position mirrored */
+    double lr_decay;   /* lr is multiplied by this after every epoch */
 } NnueTrainParams;
 
 typedef struct NnueTrainer NnueTrainer;

@@ -19,6 +19,8 @@ enum {
     STAGE_QS_TT,
     STAGE_QS_INIT,
     STAGE_QS_CAPTURE,
+    STAGE_QS_CHECK_INIT,
+    STAGE_QS_CHECK,
     STAGE_DONE
 };
 
@@ -42,7 +44,7 @@ void mp_init(MovePicker *mp, const SearchThread *th, Move tt_move, const Move ki
     mp->bad_end = 0;
 }
 
-void mp_init_qs(MovePicker *mp, const SearchThread *th, Move tt_move)
+void mp_init_qs(MovePicker *mp, const SearchThread *th, Move tt_move, bool checks)
 {
     const Position *pos = &th->pos;
     mp->pos = pos;
@@ -50,7 +52,9 @@ void mp_init_qs(MovePicker *mp, const SearchThread *th, Move tt_move)
     mp->killers[0] = mp->killers[1] = mp->counter = MOVE_NONE;
     mp->cont[0] = mp->cont[1] = NULL;
     bool in_check = pos_in_check(pos);
-    mp->tt_move = usable(pos, tt_move) && (in_check || pos_is_capture(pos, tt_move)) ? tt_move : MOVE_NONE;
+    mp->qs_checks = checks && !in_check;
+    mp->tt_move = usable(pos, tt_move) && (in_check || mp->qs_checks || pos_is_capture(pos, tt_move)) ? tt_move
+                                                                                                      : MOVE_NONE;
     mp->stage = in_check ? STAGE_EVASION_TT : STAGE_QS_TT;
     if (!mp->tt_move)
         mp->stage++;
@@ -208,6 +212,23 @@ Move mp_next(MovePicker *mp, bool skip_quiets)
                 if (m != mp->tt_move)
                     return m;
             }
+            mp->stage = mp->stage == STAGE_QS_CAPTURE && mp->qs_checks ? STAGE_QS_CHECK_INIT : STAGE_DONE;
+            break;
+
+        case STAGE_QS_CHECK_INIT: {
+            Move quiets[MAX_MOVES];
+            int n = gen_quiets(pos, quiets);
+            mp->cur = mp->end = 0;
+            for (int i = 0; i < n; i++)
+                if (quiets[i] != mp->tt_move && pos_gives_check(pos, quiets[i]))
+                    mp->moves[mp->end++] = quiets[i];
+            mp->stage++;
+            break;
+        }
+
+        case STAGE_QS_CHECK:
+            if (mp->cur < mp->end)
+                return mp->moves[mp->cur++];
             mp->stage = STAGE_DONE;
             break;
 

@@ -248,7 +248,11 @@ static bool null_move_safe(const Position *pos)
 
 /* ---- quiescence ---- */
 
-static int qsearch(SearchThread *th, Stack *ss, int alpha, int beta, bool pv_node)
+/* depth 0 is the first ply of quiescence, where quiet checks are tried
+ * too: a quiet move that mates at once is common in xiangqi (a rook or a
+ * cannon onto the king's file), and a search that sees only captures
+ * misses it one ply from the horizon. */
+static int qsearch(SearchThread *th, Stack *ss, int alpha, int beta, int depth, bool pv_node)
 {
     Position *pos = &th->pos;
     SearchShared *sh = th->shared;
@@ -288,8 +292,9 @@ static int qsearch(SearchThread *th, Stack *ss, int alpha, int beta, bool pv_nod
             alpha = best_value;
     }
 
+    bool checks = depth >= 0 && !in_check;
     MovePicker mp;
-    mp_init_qs(&mp, th, tt_move);
+    mp_init_qs(&mp, th, tt_move, checks);
     Move best_move = MOVE_NONE, move;
     int move_count = 0;
     if (pv_node)
@@ -300,11 +305,16 @@ static int qsearch(SearchThread *th, Stack *ss, int alpha, int beta, bool pv_nod
         move_count++;
         if (!in_check) {
             /* Delta pruning: even winning the piece leaves us below alpha. */
+            int check = -1; /* gives check: asked only when it matters */
             int victim = piece_type(pos->board[move_to(move)]);
-            if (static_eval + SeeValue[victim] + QS_DELTA_MARGIN <= alpha && !pos_gives_check(pos, move))
+            if (static_eval + SeeValue[victim] + QS_DELTA_MARGIN <= alpha && !(check = pos_gives_check(pos, move)))
                 continue;
-            /* Captures that lose material are not worth a look here. */
-            if (!pos_see_ge(pos, move, 0))
+            /* Moves that lose material are not worth a look here, but for
+             * the checks of the first ply: the exchange counts on pieces
+             * that may not move (the king facing the other, a pinned
+             * defender), and a mate often offers the checking piece. */
+            if (!pos_see_ge(pos, move, 0)
+                && (depth < 0 || !(check < 0 ? pos_gives_check(pos, move) : check)))
                 continue;
         }
         ss->current_move = move;
@@ -312,7 +322,7 @@ static int qsearch(SearchThread *th, Stack *ss, int alpha, int beta, bool pv_nod
         ss->cont_hist = &th->cont_history[ss->moved_piece][move_to(move)];
         tt_prefetch(sh->tt, pos_key_after(pos, move));
         do_move(th, move);
-        int value = -qsearch(th, ss + 1, -beta, -alpha, pv_node);
+        int value = -qsearch(th, ss + 1, -beta, -alpha, depth - 1, pv_node);
         undo_move(th);
         if (stopped(th))
             return 0;
@@ -336,7 +346,7 @@ static int qsearch(SearchThread *th, Stack *ss, int alpha, int beta, bool pv_nod
         tt_store(sh->tt, key, VALUE_NONE, pv_node, TT_BOUND_NONE, -TT_DEPTH_OFFSET, best_move, raw_eval);
     else
         tt_store(sh->tt, key, value_to_tt(best_value, ply), pv_node,
-                 best_value >= beta ? TT_BOUND_LOWER : TT_BOUND_UPPER, in_check ? 0 : -1, best_move, raw_eval);
+                 best_value >= beta ? TT_BOUND_LOWER : TT_BOUND_UPPER, in_check || checks ? 0 : -1, best_move, raw_eval);
     return best_value;
 }
 
@@ -350,7 +360,7 @@ static int search(SearchThread *th, Stack *ss, int alpha, int beta, int depth, b
     bool root = ply == 0;
 
     if (depth <= 0)
-        return qsearch(th, ss, alpha, beta, pv_node);
+        return qsearch(th, ss, alpha, beta, 0, pv_node);
 
     count_node(th);
     if (pv_node && ply + 1 > th->seldepth)
@@ -498,7 +508,7 @@ static int search(SearchThread *th, Stack *ss, int alpha, int beta, int depth, b
                     continue;
                 if (!pos_see_ge(pos, move, -SEE_QUIET_MARGIN * lmr_depth * lmr_depth))
                     continue;
-            } else if (depth < 7 && !pos_see_ge(pos, move, -SEE_CAPTURE_MARGIN * depth)) {
+            } else if (depth < 7 && !gives_check && !pos_see_ge(pos, move, -SEE_CAPTURE_MARGIN * depth)) {
                 continue;
             }
         }

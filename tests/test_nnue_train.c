@@ -67,6 +67,31 @@ static void test_nnue_records_match_positions(void **state)
             assert_memory_equal(a, b, sizeof a[0] * (size_t)na);
         }
     }
+    /* mirrored: the start position is its own mirror image, and twice
+     * mirrored is the same */
+    Position start;
+    assert_true(pos_set_fen(&start, START_FEN, NULL, 0));
+    NnueRecord sr;
+    NnueSample a, b;
+    nnue_record_pack(&sr, &start, 0, 0);
+    assert_true(nnue_record_unpack(&sr, &a));
+    b = a;
+    nnue_sample_mirror(&b);
+    for (int p = 0; p < COLOR_NB; p++) {
+        int fa[NNUE_MAX_ACTIVE], fb[NNUE_MAX_ACTIVE], seen[NNUE_INPUTS / 8 + 1] = {0};
+        int n = nnue_sample_features(&a, p, fa);
+        assert_int_equal(nnue_sample_features(&b, p, fb), n);
+        for (int i = 0; i < n; i++)
+            seen[fa[i] / 8] |= 1 << (fa[i] % 8);
+        for (int i = 0; i < n; i++)
+            assert_true(seen[fb[i] / 8] >> (fb[i] % 8) & 1);
+    }
+    assert_true(nnue_record_unpack(&r[5], &a));
+    b = a;
+    nnue_sample_mirror(&b);
+    assert_memory_not_equal(a.sq, b.sq, a.n);
+    nnue_sample_mirror(&b);
+    assert_memory_equal(&a, &b, sizeof a);
     /* a record that is not a position */
     NnueRecord bad = r[0];
     memset(bad.b, 0, 12);
@@ -158,7 +183,7 @@ static void test_nnue_datagen_resumes(void **state)
 
 static NnueTrainParams small_params(int threads)
 {
-    return (NnueTrainParams){0.75, 0.002, 256, threads, 42};
+    return (NnueTrainParams){0.75, 0.002, 256, threads, 42, true, 0.9};
 }
 
 static void test_nnue_trainer_matches_inference(void **state)
