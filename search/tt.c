@@ -11,6 +11,10 @@
 
 static inline uint64_t pack(Move move, int value, int eval, int depth, int bound, bool pv, uint8_t gen)
 {
+    if (depth > TT_DEPTH_MAX)
+        depth = TT_DEPTH_MAX;
+    if (depth < -TT_DEPTH_OFFSET)
+        depth = -TT_DEPTH_OFFSET;
     return (uint64_t)move | (uint64_t)(uint16_t)(int16_t)value << 16 | (uint64_t)(uint16_t)(int16_t)eval << 32
          | (uint64_t)(uint8_t)(depth + TT_DEPTH_OFFSET) << 48 | (uint64_t)(bound & 3) << 56 | (uint64_t)pv << 58
          | (uint64_t)(gen & 31) << 59;

@@ -10,6 +10,7 @@
 #include "engine/board/movegen.h"
 #include "engine/engine.h"
 #include "engine/util/clock.h"
+#include "search/tt.h"
 #include "tests.h"
 
 typedef struct {
@@ -441,6 +442,39 @@ static void test_sixty_move_rule_in_search(void **state)
     engine_free(e);
 }
 
+/* ---- the transposition table ---- */
+
+static void tt_open(TT *tt)
+{
+    char err[128];
+    memset(tt, 0, sizeof *tt);
+    if (!tt_resize(tt, 1, 1, err, sizeof err))
+        fail_msg("tt_resize: %s", err);
+}
+
+/* Iterations reach MAX_PLY - 4 and extensions go deeper: such an entry
+ * must read back deep (at the most an entry can say), never wrapped round
+ * to a shallow or quiescence depth. */
+static void test_tt_depth_does_not_wrap(void **state)
+{
+    (void)state;
+    static TT tt;
+    tt_open(&tt);
+    TTData d;
+    const int depths[] = {MAX_PLY - 4, MAX_PLY + 10, TT_DEPTH_MAX, TT_DEPTH_MAX + 1, 247, 248, 1, 0, -1,
+                          -TT_DEPTH_OFFSET};
+    for (int i = 0; i < (int)(sizeof depths / sizeof depths[0]); i++) {
+        Key key = 0x9E3779B97F4A7C15ULL * (uint64_t)(i + 1);
+        tt_store(&tt, key, 17, false, TT_BOUND_LOWER, depths[i], make_move(3, 12), 5);
+        assert_true(tt_probe(&tt, key, &d));
+        int want = depths[i] > TT_DEPTH_MAX ? TT_DEPTH_MAX : depths[i];
+        assert_int_equal(d.depth, want);
+        assert_int_equal(d.value, 17);
+        assert_int_equal(d.bound, TT_BOUND_LOWER);
+    }
+    tt_free(&tt);
+}
+
 /* ---- several threads (Lazy SMP) ---- */
 
 static void test_threads_search_and_stop(void **state)
@@ -528,6 +562,7 @@ const struct CMUnitTest *search_tests(size_t *count)
         cmocka_unit_test(test_search_obeys_repetition_rules),
         cmocka_unit_test(test_sixty_move_rule_in_search),
         cmocka_unit_test(test_mate_on_the_last_ply),
+        cmocka_unit_test(test_tt_depth_does_not_wrap),
         cmocka_unit_test(test_threads_search_and_stop),
         cmocka_unit_test(test_threads_and_hash_change_between_searches),
     };
