@@ -207,6 +207,20 @@ static inline int damped(int eval, const Position *pos, const SearchShared *sh)
     return eval * (2 * sh->sixty_move_plies - pos_state(pos)->rule60) / (2 * sh->sixty_move_plies);
 }
 
+/* The table's value for the node, VALUE_NONE if none may be used.  Near
+ * the 60-move limit none may: the entry may come from the same position at
+ * a lower count, searched with the draw out of its reach and scored with a
+ * less faded evaluation, and a stale value would answer the node, move its
+ * evaluation and decide its pruning.  Its move and raw evaluation do not
+ * depend on the count and are still used. */
+static inline int tt_usable_value(const TTData *tte, int ply, const Position *pos, const SearchShared *sh)
+{
+    int rule60 = pos_state(pos)->rule60;
+    if (sh->sixty_move_plies && rule60 >= sh->sixty_move_plies - TT_RULE60_MARGIN)
+        return VALUE_NONE;
+    return value_from_tt(tte->value, ply, rule60, sh->sixty_move_plies);
+}
+
 /* Zugzwang is common in xiangqi endings: allow the null move only to a side
  * with a rook, or with two of horse and cannon. */
 static bool null_move_safe(const Position *pos)
@@ -233,7 +247,7 @@ static int qsearch(SearchThread *th, Stack *ss, int alpha, int beta, bool pv_nod
     Key key = pos_key(pos);
     TTData tte;
     bool tt_hit = tt_probe(sh->tt, key, &tte);
-    int tt_value = tt_hit ? value_from_tt(tte.value, ply, pos_state(pos)->rule60, sh->sixty_move_plies) : VALUE_NONE;
+    int tt_value = tt_hit ? tt_usable_value(&tte, ply, pos, sh) : VALUE_NONE;
     Move tt_move = tt_hit ? tte.move : MOVE_NONE;
     if (!pv_node && tt_hit && tt_value != VALUE_NONE
         && (tte.bound & (tt_value >= beta ? TT_BOUND_LOWER : TT_BOUND_UPPER)))
@@ -348,7 +362,7 @@ static int search(SearchThread *th, Stack *ss, int alpha, int beta, int depth, b
     Key key = pos_key(pos);
     TTData tte;
     bool tt_hit = tt_probe(sh->tt, key, &tte);
-    int tt_value = tt_hit ? value_from_tt(tte.value, ply, pos_state(pos)->rule60, sh->sixty_move_plies) : VALUE_NONE;
+    int tt_value = tt_hit ? tt_usable_value(&tte, ply, pos, sh) : VALUE_NONE;
     Move tt_move = root ? th->root_moves[th->pv_index].move : tt_hit ? tte.move : MOVE_NONE;
     Move excluded = ss->excluded;
     if (excluded) /* the table speaks for the node with every move */

@@ -3,13 +3,16 @@
  * the bench signature. */
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "bench/bench.h"
 #include "engine/board/movegen.h"
 #include "engine/engine.h"
+#include "engine/engine_private.h"
 #include "engine/util/clock.h"
+#include "eval/eval.h"
 #include "search/tt.h"
 #include "tests.h"
 
@@ -442,6 +445,51 @@ static void test_sixty_move_rule_in_search(void **state)
     engine_free(e);
 }
 
+/* Fill the table with lies: every position within plies of pos whose count
+ * is still near the limit (no capture on the way) is a deep exact win of
+ * 20 pawns for the side to move, with its true evaluation. */
+static void store_lies(TT *tt, Position *pos, int plies)
+{
+    if (pos_state(pos)->rule60 < 100)
+        return;
+    tt_store(tt, pos_key(pos), 2000, false, TT_BOUND_EXACT, 100, MOVE_NONE, evaluate(pos));
+    if (plies == 0)
+        return;
+    Move moves[MAX_MOVES];
+    int n = gen_legal(pos, moves);
+    for (int i = 0; i < n; i++) {
+        pos_do_move(pos, moves[i]);
+        store_lies(tt, pos, plies - 1);
+        pos_undo_move(pos);
+    }
+}
+
+/* Near the 60-move limit the table's values may not be used: they may come
+ * from the same positions at a lower count, searched with the draw out of
+ * their reach and scored with a less faded evaluation.  A horse and a pawn
+ * against two advisors ten plies short of the limit: a table that lies
+ * about every position of the first three plies changes nothing. */
+static void test_no_table_values_near_the_sixty_move_limit(void **state)
+{
+    (void)state;
+    const char *late = "3k5/4a4/3a5/9/9/9/4P4/9/4A4/1H2K4 w - - 110 80";
+    Engine *e = new_engine();
+    engine_new_game(e);
+    search_depth(e, late, 9);
+    EngineInfo fresh = cap.last;
+    Move fresh_best = cap.best;
+    engine_new_game(e);
+    static Position pos;
+    assert_true(pos_set_fen(&pos, late, NULL, 0));
+    store_lies(engine_table(e), &pos, 3);
+    search_depth(e, late, 9);
+    printf("count 110: %d (%llu nodes) with a clean table, %d (%llu nodes) with one that lies\n", fresh.score,
+           (unsigned long long)fresh.nodes, cap.last.score, (unsigned long long)cap.last.nodes);
+    assert_int_equal(cap.last.score, fresh.score);
+    assert_int_equal(cap.best, fresh_best);
+    engine_free(e);
+}
+
 /* ---- the transposition table ---- */
 
 static void tt_open(TT *tt)
@@ -562,6 +610,7 @@ const struct CMUnitTest *search_tests(size_t *count)
         cmocka_unit_test(test_search_obeys_repetition_rules),
         cmocka_unit_test(test_sixty_move_rule_in_search),
         cmocka_unit_test(test_mate_on_the_last_ply),
+        cmocka_unit_test(test_no_table_values_near_the_sixty_move_limit),
         cmocka_unit_test(test_tt_depth_does_not_wrap),
         cmocka_unit_test(test_threads_search_and_stop),
         cmocka_unit_test(test_threads_and_hash_change_between_searches),
