@@ -167,11 +167,16 @@ void tt_store(TT *tt, Key key, int value, bool pv, int bound, int depth, Move mo
     uint64_t old;
     TTEntry *replace = slot(tt, key, &old);
     if (old) {
-        /* Same position: keep a deeper entry unless this one is exact. */
+        /* Same position: keep a deeper entry unless this one is exact,
+         * but give it the newer move: the one just searched is the best
+         * this search knows of. */
         if (!move)
             move = (Move)(old & 0xFFFF);
-        if (bound != TT_BOUND_EXACT && depth + 4 < entry_depth(old) && entry_gen(old) == tt->generation)
+        if (bound != TT_BOUND_EXACT && depth + 4 < entry_depth(old) && entry_gen(old) == tt->generation) {
+            if (move != (Move)(old & 0xFFFF))
+                write_entry(replace, key, (old & ~(uint64_t)0xFFFF) | move);
             return;
+        }
     }
     uint64_t data = pack(move, value, eval, depth, bound, pv, tt->generation);
     write_entry(replace, key, data);

@@ -523,6 +523,37 @@ static void test_tt_depth_does_not_wrap(void **state)
     tt_free(&tt);
 }
 
+/* A deeper entry of this search is kept over a shallow store, but takes
+ * the shallow store's move: it is the latest best move of the node. */
+static void test_tt_kept_entry_takes_the_new_move(void **state)
+{
+    (void)state;
+    static TT tt;
+    tt_open(&tt);
+    TTData d;
+    Key key = 0x0123456789ABCDEFULL;
+    Move a = make_move(10, 19), b = make_move(20, 29);
+    tt_store(&tt, key, 120, true, TT_BOUND_LOWER, 20, a, 30);
+    tt_store(&tt, key, -50, false, TT_BOUND_UPPER, 3, b, 31);
+    assert_true(tt_probe(&tt, key, &d));
+    assert_int_equal(d.depth, 20);
+    assert_int_equal(d.value, 120);
+    assert_int_equal(d.bound, TT_BOUND_LOWER);
+    assert_true(d.pv);
+    assert_int_equal(d.move, b);
+    /* a store without a move leaves the move alone */
+    tt_store(&tt, key, -60, false, TT_BOUND_UPPER, 2, MOVE_NONE, 31);
+    assert_true(tt_probe(&tt, key, &d));
+    assert_int_equal(d.depth, 20);
+    assert_int_equal(d.move, b);
+    /* an exact entry replaces it whatever its depth */
+    tt_store(&tt, key, 7, false, TT_BOUND_EXACT, 2, a, 31);
+    assert_true(tt_probe(&tt, key, &d));
+    assert_int_equal(d.depth, 2);
+    assert_int_equal(d.move, a);
+    tt_free(&tt);
+}
+
 /* ---- several threads (Lazy SMP) ---- */
 
 static void test_threads_search_and_stop(void **state)
@@ -612,6 +643,7 @@ const struct CMUnitTest *search_tests(size_t *count)
         cmocka_unit_test(test_mate_on_the_last_ply),
         cmocka_unit_test(test_no_table_values_near_the_sixty_move_limit),
         cmocka_unit_test(test_tt_depth_does_not_wrap),
+        cmocka_unit_test(test_tt_kept_entry_takes_the_new_move),
         cmocka_unit_test(test_threads_search_and_stop),
         cmocka_unit_test(test_threads_and_hash_change_between_searches),
     };
