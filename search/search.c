@@ -493,7 +493,10 @@ static int search(SearchThread *th, Stack *ss, int alpha, int beta, int depth, b
         /* Step 10. Extensions.  Singular: when the TT move beats every
          * other move by a margin in a shallow search without it, it is
          * the only good move here and deserves a deeper look.  Check: a
-         * sound check may change everything. */
+         * sound check may change everything; but a checking TT move that
+         * the singular test found not singular gets no check extension
+         * either (extending it lost 46 +/- 17 Elo over 1208 games,
+         * bench/RESULTS.md). */
         int extension = 0;
         if (!root && move == tt_move && !excluded && depth >= SE_MIN_DEPTH && tt_value != VALUE_NONE
             && abs(tt_value) < VALUE_RULE_IN_MAX_PLY && (tte.bound & TT_BOUND_LOWER)
