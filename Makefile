@@ -1,8 +1,10 @@
 # Chuhan - a xiangqi engine.
 #   make                  optimised ./chuhan for this machine
-#   make test             build and run the whole test suite (installs libcmocka-dev/libzstd-dev if missing)
+#   make test             build and run the whole test suite (installs libcmocka-dev/libzstd-dev and
+#                         librsvg2-bin, for rendering the analysis graphs, if missing)
 #   make check-layers     each folder includes only the layers below it (make test runs it)
 #   make bench            benchmark figures (perft speed, search bench; make bench-smp: SMP scaling)
+#   make net              self-play data and a net trained on it, under NNUE_DIR (README, The neural evaluation)
 #   make perft-full       every depth of every perft reference position
 #   make test-gui         XBoard under Xvfb plays Chuhan against itself; the game is checked
 #   make install PREFIX=/usr/local
@@ -125,6 +127,7 @@ $(TESTS): $(LIB_OBJS) $(TEST_OBJS)
 	$(CC) $^ -o $@ $(LDFLAGS_ALL) $(LIBS) -lcmocka
 
 test: all $(TESTS) check-layers
+	@TEST=1 MPI=$(MPI) sh tests/deps.sh
 	CHUHAN_BIN=$(ENGINE) CHUHAN_DATA=tests/data $(TESTS)
 
 # A folder is a layer and includes only the layers below it (the list is in
@@ -164,6 +167,27 @@ $(BUILD)/eval/weights.o: eval/weights.txt
 .PHONY: default-book
 default-book: $(ENGINE)
 	$(ENGINE) book build -o book/default.book $(BOOK_FLAGS) tests/data/ccpd-master-games.pgn.zst
+# ------------------------------------------------------------------------------
+
+# ---- The net (README, The neural evaluation) --------------------------------
+# `make net`: self-play data (chuhan datagen; resumes until the file holds
+# NET_POSITIONS positions), then a net trained on it (chuhan train) with
+# its card beside it, all under NNUE_DIR, outside the repository.  Both
+# run at nice 19 and on every core.
+NNUE_DIR ?= /work/data/nnue
+NET_NODES ?= 3000
+NET_POSITIONS ?= 300000
+NET_DATA ?= $(NNUE_DIR)/selfplay-n$(NET_NODES).bin
+NET_OUT ?= $(NNUE_DIR)/net.nnue
+NET_EPOCHS ?= 10
+NET_SEED ?= 2026
+.PHONY: net net-data
+net-data: $(ENGINE)
+	@mkdir -p $(NNUE_DIR)
+	nice -n 19 $(ENGINE) datagen --out $(NET_DATA) --positions $(NET_POSITIONS) --nodes $(NET_NODES) --seed $(NET_SEED)
+net: net-data
+	nice -n 19 $(ENGINE) train --data $(NET_DATA) --out $(NET_OUT) --epochs $(NET_EPOCHS) --seed 1 \
+	    --note "make net: datagen --nodes $(NET_NODES) --positions $(NET_POSITIONS) --seed $(NET_SEED)"
 # ------------------------------------------------------------------------------
 
 # ---- Real-client test (tests/gui) --------------------------------------------
@@ -207,7 +231,7 @@ test-mpi-run: $(ENGINE) $(TESTS)
 # targets' code (tests/fuzz/targets.c) is also linked into the test suite,
 # which replays the same inputs without libFuzzer.
 FUZZ_CC ?= clang
-FUZZ_TARGETS := fen uci ucci cecp pgn book
+FUZZ_TARGETS := fen uci ucci cecp pgn book reader
 FUZZ_SECONDS ?= 8
 FUZZ_BASE := build/fuzz-$(notdir $(firstword $(FUZZ_CC)))-$(ARCH)$(if $(filter 1,$(USE_PEXT)),-pext)
 FUZZ_BUILD := $(FUZZ_BASE)$(if $(BUILD_TAG),-$(BUILD_TAG))
@@ -233,7 +257,7 @@ fuzz-smoke: fuzz
 # the slowest targets first, so that the jobs end together
 fuzz-long: fuzz
 	$(MAKE) fuzz FUZZ_SANITIZE=undefined FUZZ_OPT=-O2 BUILD_TAG=fast
-	sh tests/fuzz/run.sh campaign $(FUZZ_BASE)-fast $(FUZZ_BUILD) $(FUZZ_RUNS) $(FUZZ_JOBS) cecp pgn ucci book uci fen
+	sh tests/fuzz/run.sh campaign $(FUZZ_BASE)-fast $(FUZZ_BUILD) $(FUZZ_RUNS) $(FUZZ_JOBS) cecp pgn ucci book uci fen reader
 # Comparisons are traced (libFuzzer's hints for matching input bytes) only
 # in the code that reads input; in the board, search and evaluation code
 # they see no input byte and took three quarters of a FEN execution.

@@ -1,7 +1,10 @@
 #include "bench.h"
 
+#include <stdio.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 #include <string.h>
+#include <strings.h>
 
 #include "engine/engine.h"
 #include "engine/util/clock.h"
@@ -46,7 +49,20 @@ const char *const BenchFens[] = {
 };
 const int BenchCount = (int)(sizeof BenchFens / sizeof BenchFens[0]);
 
+static double cpu_seconds(void)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec * 1e-6 + (double)ru.ru_stime.tv_sec
+           + ru.ru_stime.tv_usec * 1e-6;
+}
+
 uint64_t bench_run(int depth, const char *rule, FILE *out, double *nps)
+{
+    return bench_run_eval(depth, rule, NULL, out, nps);
+}
+
+uint64_t bench_run_eval(int depth, const char *rule, const char *eval_file, FILE *out, double *nps)
 {
     char err[256];
     Engine *e = engine_new(NULL, err, sizeof err);
@@ -59,8 +75,14 @@ uint64_t bench_run(int depth, const char *rule, FILE *out, double *nps)
         engine_free(e);
         return 0;
     }
+    if (eval_file && !engine_set_option(e, "EvalFile", eval_file, err, sizeof err)) {
+        fprintf(out, "bench: %s\n", err);
+        engine_free(e);
+        return 0;
+    }
     uint64_t total = 0;
     int64_t start = now_ms();
+    double cpu0 = cpu_seconds();
     for (int i = 0; i < BenchCount; i++) {
         if (!engine_set_position(e, BenchFens[i], NULL, 0, false, err, sizeof err)) {
             fprintf(out, "bench: position %d: %s\n", i + 1, err);
@@ -75,11 +97,14 @@ uint64_t bench_run(int depth, const char *rule, FILE *out, double *nps)
         total += nodes;
     }
     int64_t elapsed = now_ms() - start;
+    double cpu = cpu_seconds() - cpu0;
     engine_free(e);
     *nps = (double)total * 1000.0 / (double)(elapsed > 0 ? elapsed : 1);
     fprintf(out, "===========================\n");
     fprintf(out, "Total time (ms) : %lld\n", (long long)elapsed);
     fprintf(out, "Nodes/second    : %.0f\n", *nps);
+    /* on a loaded machine the wall clock undercounts: per CPU second too */
+    fprintf(out, "Nodes/CPU second: %.0f\n", (double)total / (cpu > 0 ? cpu : 1e-3));
     fprintf(out, "Nodes searched  : %llu\n", (unsigned long long)total);
     return total;
 }
@@ -87,20 +112,35 @@ uint64_t bench_run(int depth, const char *rule, FILE *out, double *nps)
 int bench_cli(int argc, char **argv)
 {
     int depth = BENCH_DEPTH;
-    const char *rule = NULL;
+    const char *rule = NULL, *eval_file = NULL;
+    static const char *const USAGE = "usage: chuhan bench [DEPTH] [--rule cxa|axf|draw] [--evalfile NET]\n";
+    bool have_depth = false;
     for (int i = 0; i < argc; i++) {
-        if (!strcmp(argv[i], "--rule") && i + 1 < argc) {
-            rule = argv[++i];
+        if (!strcmp(argv[i], "--rule")) {
+            rule = i + 1 < argc ? argv[++i] : "";
+            if (strcasecmp(rule, "cxa") && strcasecmp(rule, "axf") && strcasecmp(rule, "draw")) {
+                fprintf(stderr, "bench: --rule must be cxa, axf or draw, not '%s'\n%s", rule, USAGE);
+                return 2;
+            }
+            continue;
+        }
+        if (!strcmp(argv[i], "--evalfile")) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "bench: --evalfile needs a file\n%s", USAGE);
+                return 2;
+            }
+            eval_file = argv[++i];
             continue;
         }
         long d;
-        if (!num_parse(argv[i], 1, 64, &d)) {
-            fprintf(stderr, "usage: chuhan bench [DEPTH] [--rule cxa|axf|draw]\n"
-                            "bench: depth must be a number from 1 to 64, not '%s'\n", argv[i]);
+        if (have_depth || !num_parse(argv[i], 1, 64, &d)) {
+            fprintf(stderr, "bench: %s '%s'\n%s", have_depth ? "one depth only, not also" : "depth must be a number from 1 to 64, not",
+                    argv[i], USAGE);
             return 2;
         }
         depth = (int)d;
+        have_depth = true;
     }
     double nps;
-    return bench_run(depth, rule, stdout, &nps) ? 0 : 1;
+    return bench_run_eval(depth, rule, eval_file, stdout, &nps) ? 0 : 1;
 }

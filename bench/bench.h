@@ -21,6 +21,8 @@ extern const int BenchCount;
  * print each one's nodes and the totals to out.  Returns the node count
  * (0 on failure); *nps gets the speed. */
 uint64_t bench_run(int depth, const char *rule, FILE *out, double *nps);
+/* The same with the net eval_file (NULL: the hand-written evaluation). */
+uint64_t bench_run_eval(int depth, const char *rule, const char *eval_file, FILE *out, double *nps);
 
 /* chuhan bench [DEPTH] [--rule R]: the arguments after "bench"; the exit
  * status. */

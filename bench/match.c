@@ -13,6 +13,7 @@
 #include "engine/comm.h"
 #include "engine/util/clock.h"
 #include "engine/util/error.h"
+#include "engine/util/outfile.h"
 #include "engine/util/rng.h"
 #include "match_private.h"
 
@@ -207,10 +208,12 @@ bool match_run(const MatchConfig *cfg, MatchResult *res, char *err, size_t errle
         }
     }
     if (cfg->pgn[0]) {
-        m->pgn = fopen(cfg->pgn, "w");
+        /* written as the games end: in place, and only a new or regular file */
+        char why[512];
+        m->pgn = outfile_open(cfg->pgn, why, sizeof why);
         m->pending = calloc((size_t)m->total, sizeof *m->pending);
         if (!m->pgn || !m->pending) {
-            ok = err_set(err, errlen, "cannot write %s: %s", cfg->pgn, m->pgn ? "out of memory" : strerror(errno));
+            ok = err_set(err, errlen, "--pgn: %s", m->pgn ? "out of memory" : why);
             goto out;
         }
     }
@@ -390,7 +393,7 @@ int match_cli(int argc, char **argv)
             status = match_usage();
         else {
             fprintf(stderr, "match: %s\n", err);
-            status = 2;
+            status = match_usage();
         }
         goto out;
     }

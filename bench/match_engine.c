@@ -72,7 +72,7 @@ static bool send_line(MatchEngine *e, const char *fmt, ...)
     return ok;
 }
 
-/* The next line before the deadline: 1 (in e->proc.line), 0 on timeout, -1
+/* The next line before the deadline: 1 (in e->proc.out.line), 0 on timeout, -1
  * when the engine's output has ended. */
 static int read_line(MatchEngine *e, int64_t deadline)
 {
@@ -94,7 +94,7 @@ static int expect_word(MatchEngine *e, const char *word, int64_t deadline, bool 
         int r = read_line(e, deadline);
         if (r <= 0)
             return r;
-        const char *l = e->proc.line;
+        const char *l = e->proc.out.line;
         while (*l == ' ')
             l++;
         if (saw_millisec && !strncmp(l, "option", 6) && strstr(l, "usemillisec"))
@@ -343,9 +343,9 @@ MeStatus me_go(MatchEngine *e, const char *fen, const char *moves, const MeClock
         }
         if (r == 0)
             break;
-        if (!strncmp(e->proc.line, "info", 4))
-            parse_info(e->proc.line, out);
-        else if (parse_best(e->proc.line, out)) {
+        if (!strncmp(e->proc.out.line, "info", 4))
+            parse_info(e->proc.out.line, out);
+        else if (parse_best(e->proc.out.line, out)) {
             out->elapsed_ms = now_ms() - t0;
             return ME_OK;
         }
@@ -359,7 +359,7 @@ MeStatus me_go(MatchEngine *e, const char *fen, const char *moves, const MeClock
             int r = now_ms() > stop_deadline ? 0 : read_line(e, stop_deadline);
             if (r <= 0)
                 break;
-            if (parse_best(e->proc.line, &late))
+            if (parse_best(e->proc.out.line, &late))
                 return ME_TIMEOUT;
         }
     }

@@ -120,13 +120,27 @@ int perft_suite(const char *path, uint64_t max_nodes, FILE *out)
     return bad;
 }
 
+static int perft_usage(void)
+{
+    fprintf(stderr, "usage: chuhan perft DEPTH [FEN]\n"
+                    "       chuhan perft --suite FILE [--max-nodes N]\n");
+    return 2;
+}
+
 int perft_cli(int argc, char **argv)
 {
-    if (argc >= 2 && !strcmp(argv[0], "--suite")) {
+    if (argc >= 1 && !strcmp(argv[0], "--suite")) {
         uint64_t max_nodes = 0;
-        if (argc >= 4 && !strcmp(argv[2], "--max-nodes") && !num_parse_u64(argv[3], &max_nodes)) {
-            fprintf(stderr, "perft: --max-nodes must be a number, not '%s'\n", argv[3]);
-            return 2;
+        if (argc != 2 && argc != 4) {
+            fprintf(stderr, "perft: --suite takes a FILE and optionally --max-nodes N\n");
+            return perft_usage();
+        }
+        if (argc == 4 && (strcmp(argv[2], "--max-nodes") || !num_parse_u64(argv[3], &max_nodes))) {
+            if (strcmp(argv[2], "--max-nodes"))
+                fprintf(stderr, "perft: unknown argument '%s'\n", argv[2]);
+            else
+                fprintf(stderr, "perft: --max-nodes must be a number of nodes, not '%s'\n", argv[3]);
+            return perft_usage();
         }
         int bad = perft_suite(argv[1], max_nodes, stdout);
         if (bad < 0) {
@@ -136,15 +150,12 @@ int perft_cli(int argc, char **argv)
         printf("%s: %d mismatch%s\n", bad ? "FAILED" : "all match", bad, bad == 1 ? "" : "es");
         return bad ? 1 : 0;
     }
-    if (argc < 1) {
-        fprintf(stderr, "usage: chuhan perft DEPTH [FEN]\n"
-                        "       chuhan perft --suite FILE [--max-nodes N]\n");
-        return 2;
-    }
+    if (argc < 1)
+        return perft_usage();
     long depth;
     if (!num_parse(argv[0], 1, 20, &depth)) {
         fprintf(stderr, "perft: depth must be a number from 1 to 20, not '%s'\n", argv[0]);
-        return 2;
+        return perft_usage();
     }
     char fen[512] = START_FEN;
     if (argc > 1) {
@@ -163,8 +174,9 @@ int perft_cli(int argc, char **argv)
     char err[160];
     if (!pos || !pos_set_fen(pos, fen, err, sizeof err)) {
         fprintf(stderr, "perft: %s%s\n", pos ? "bad FEN: " : "out of memory", pos ? err : "");
+        bool bad_fen = pos != NULL;
         free(pos);
-        return 2;
+        return bad_fen ? perft_usage() : 2;
     }
     perft_divide(pos, (int)depth, stdout);
     free(pos);

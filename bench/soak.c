@@ -139,7 +139,7 @@ static void eng_send(Eng *e, const char *fmt, ...)
     va_end(ap);
 }
 
-/* The next line before the deadline: 1 (in e->proc.line), 0 on timeout (or
+/* The next line before the deadline: 1 (in e->proc.out.line), 0 on timeout (or
  * an isready unanswered for the hang time), -1 when the output has ended.
  * readyok lines are counted off here. */
 static int eng_line(Soak *s, Eng *e, int64_t deadline)
@@ -151,7 +151,7 @@ static int eng_line(Soak *s, Eng *e, int64_t deadline)
         e->dead = true;
     if (r <= 0)
         return r;
-    const char *line = e->proc.line;
+    const char *line = e->proc.out.line;
     if (!strncmp(line, "info depth", 10))
         snprintf(e->last_info, sizeof e->last_info, "%.159s", line);
     if (!strcmp(line, "readyok") && e->ready_owed > 0) {
@@ -184,7 +184,7 @@ static Xresult eng_sync(Soak *s, Eng *e)
             return XR_CRASH;
         if (r == 0)
             return XR_HANG;
-        if (!strncmp(e->proc.line, "bestmove", 8))
+        if (!strncmp(e->proc.out.line, "bestmove", 8))
             return XR_PROTOCOL;
     }
     return e->dead ? XR_CRASH : XR_OK;
@@ -200,7 +200,7 @@ static Xresult eng_expect(Soak *s, Eng *e, const char *prefix, int64_t deadline)
             return XR_CRASH;
         if (r == 0)
             return XR_HANG;
-        if (!strncmp(e->proc.line, prefix, strlen(prefix)))
+        if (!strncmp(e->proc.out.line, prefix, strlen(prefix)))
             return XR_OK;
     }
 }
@@ -277,7 +277,7 @@ static void count_failure(Soak *s, long game, Xresult x, Eng *e)
         report_failure(s, game, "hang", e, "no answer in time");
     } else if (x == XR_PROTOCOL) {
         s->protocol++;
-        report_failure(s, game, "protocol error", e, e->proc.line);
+        report_failure(s, game, "protocol error", e, e->proc.out.line);
     }
 }
 
@@ -438,13 +438,13 @@ static GameEnd play_game(Soak *s, Eng eng[2], bool red0, long game)
         const char *tp = strstr(e->last_info, " time ");
         long long own = tp ? atoll(tp + 6) : -1;
         char best[16] = "", ponder[16] = "";
-        sscanf(e->proc.line, "bestmove %15s ponder %15s", best, ponder);
+        sscanf(e->proc.out.line, "bestmove %15s ponder %15s", best, ponder);
         s->moves++;
         Move m = parse_move(pos, best, false);
         if (m == MOVE_NONE) {
             s->illegal++;
             char d[200];
-            snprintf(d, sizeof d, "'%.60s' after%.120s", e->proc.line, mlen > 120 ? moves + mlen - 120 : moves);
+            snprintf(d, sizeof d, "'%.60s' after%.120s", e->proc.out.line, mlen > 120 ? moves + mlen - 120 : moves);
             report_failure(s, game, "illegal move", e, d);
             winner = !us;
             how = "an illegal move";
@@ -476,7 +476,7 @@ static GameEnd play_game(Soak *s, Eng eng[2], bool red0, long game)
             Move pm = parse_move(pos, ponder, false);
             if (pm == MOVE_NONE) {
                 s->bad_ponder++;
-                report_failure(s, game, "illegal ponder move", e, e->proc.line);
+                report_failure(s, game, "illegal ponder move", e, e->proc.out.line);
             } else if (s->ponder) {
                 moves_text(moves, cmd, cmd_cap);
                 eng_send(e, "%s %s", cmd, ponder);

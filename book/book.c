@@ -12,6 +12,7 @@
 
 #include "engine/board/movegen.h"
 #include "engine/util/error.h"
+#include "engine/util/outfile.h"
 #include "engine/util/rng.h"
 
 #define BOOK_MAGIC "CHUHANBK"
@@ -563,30 +564,16 @@ bool book_builder_write(BookBuilder *b, const char *path, char *err, size_t errl
     size_t size;
     if (!book_builder_finish(b, &data, &size, err, errlen))
         return false;
-    size_t plen = strlen(path);
-    char *tmp = malloc(plen + 8);
-    if (!tmp) {
-        free(data);
-        return err_set(err, errlen, "out of memory");
-    }
-    snprintf(tmp, plen + 8, "%s.tmp", path);
-    FILE *f = fopen(tmp, "wb");
-    bool ok = f && fwrite(data, 1, size, f) == size;
-    int e = errno;
-    if (f && fclose(f) != 0 && ok) {
+    /* a new file or a regular one, replaced whole; anything else refused */
+    OutFile out;
+    bool ok = outfile_begin(&out, path, err, errlen);
+    if (ok && fwrite(data, 1, size, out.f) != size) {
+        err_set(err, errlen, "cannot write %s: %s", path, strerror(errno));
+        outfile_abort(&out);
         ok = false;
-        e = errno;
+    } else if (ok) {
+        ok = outfile_commit(&out, err, errlen);
     }
-    if (ok && rename(tmp, path) != 0) {
-        ok = false;
-        e = errno;
-    }
-    if (!ok) {
-        if (f)
-            remove(tmp);
-        err_set(err, errlen, "cannot write %s: %s", path, strerror(e));
-    }
-    free(tmp);
     free(data);
     return ok;
 }

@@ -14,6 +14,7 @@
 #include "engine/records/notation.h"
 #include "engine/util/clock.h"
 #include "engine/util/num.h"
+#include "engine/util/outfile.h"
 
 static int usage(void)
 {
@@ -61,6 +62,11 @@ static int build(int argc, char **argv)
     }
     if (!out || i >= argc)
         return usage();
+    char why[512];
+    if (!outfile_check(out, why, sizeof why)) { /* before the games are read */
+        fprintf(stderr, "book: %s\n", why);
+        return 2;
+    }
     double t0 = now();
     BookBuilder *b = book_builder_new(&opt);
     if (!b) {
@@ -130,6 +136,7 @@ static int probe(int argc, char **argv)
     char err[300];
     if (!pos_set_fen(pos, fen, err, sizeof err)) {
         fprintf(stderr, "book: bad FEN: %s\n", err);
+        usage();
         free(pos);
         return 2;
     }

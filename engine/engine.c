@@ -13,9 +13,12 @@
 #include "engine/board/movegen.h"
 #include "engine/rules/rules.h"
 #include "engine/util/clock.h"
+#include "engine/util/debuglog.h"
 #include "engine/util/num.h"
 #include "eval/eval.h"
+#include "eval/nnue.h"
 #include "engine_private.h"
+#include "skill.h"
 #include "search/threads.h"
 
 enum {
@@ -32,10 +35,16 @@ enum {
     O_BOOK_FILE,
     O_BOOK_DEPTH,
     O_BOOK_VARIETY,
+    O_EVAL_FILE,
+    O_SKILL_LEVEL,
+    O_LIMIT_STRENGTH,
+    O_ELO,
+    O_DEBUG_LOG,
     O_NB
 };
 
 #define BOOK_DEFAULT_NAME "<built-in>"
+#define NET_BUILTIN_NAME "<built-in>"
 
 static const OptionInfo OPTIONS[O_NB] = {
     [O_THREADS] = {"Threads", OPT_SPIN, "1", 1, MAX_THREADS, {NULL}},
@@ -51,6 +60,13 @@ static const OptionInfo OPTIONS[O_NB] = {
     [O_BOOK_FILE] = {"BookFile", OPT_STRING, BOOK_DEFAULT_NAME, 0, 0, {NULL}},
     [O_BOOK_DEPTH] = {"BookDepth", OPT_SPIN, "30", 0, 1000, {NULL}},
     [O_BOOK_VARIETY] = {"BookVariety", OPT_CHECK, "false", 0, 0, {NULL}},
+    /* empty: the hand-written evaluation (the default until a net beats
+     * it); a path: that net (README, The neural evaluation) */
+    [O_EVAL_FILE] = {"EvalFile", OPT_STRING, "", 0, 0, {NULL}},
+    [O_SKILL_LEVEL] = {"Skill Level", OPT_SPIN, "20", 0, SKILL_MAX, {NULL}},
+    [O_LIMIT_STRENGTH] = {"UCI_LimitStrength", OPT_CHECK, "false", 0, 0, {NULL}},
+    [O_ELO] = {"UCI_Elo", OPT_SPIN, "1000", SKILL_ELO_MIN, SKILL_ELO_MAX, {NULL}},
+    [O_DEBUG_LOG] = {"Debug Log File", OPT_STRING, "", 0, 0, {NULL}},
 };
 
 struct Engine {
@@ -60,7 +76,7 @@ struct Engine {
     TT tt;
     ThreadPool *pool;
     long value[O_NB]; /* spin and check options; combo: index of the value */
-    char book_file[1024];
+    char book_file[ENGINE_VALUE_MAX];
     Book *book;       /* NULL: none (off, or it failed to load) */
     bool book_loaded; /* book reflects book_file */
     uint64_t book_rng;
@@ -68,6 +84,14 @@ struct Engine {
     Move bench_move;
     bool rank1; /* moves in messages with ranks 1-10 */
     Cluster *cluster; /* NULL: this process searches alone */
+    char eval_file[1024]; /* EvalFile: "" for the hand-written evaluation */
+    NnueNet *net;         /* the net EvalFile names; NULL: none */
+    /* below full strength: the level of the running search, the lines it
+     * picks from (written by the search thread's reports) */
+    double skill;
+    SkillLines skill_lines;
+    uint64_t skill_rng;
+    DebugLog log; /* the protocol's lines, when Debug Log File names a file */
 };
 
 int engine_option_count(void) { return O_NB; }
@@ -101,9 +125,13 @@ Engine *engine_new(const EngineCallbacks *cb, char *err, size_t errlen)
     e->value[O_REPETITION_RULE] = RULE_CXA;
     snprintf(e->book_file, sizeof e->book_file, "%s", BOOK_DEFAULT_NAME);
     e->book_rng = (uint64_t)now_ms();
+    e->skill_rng = e->book_rng ^ 0x5eed;
+    e->skill = SKILL_MAX;
+    dlog_init(&e->log);
     pos_set_fen(&e->root, START_FEN, NULL, 0);
     if (!tt_resize(&e->tt, (size_t)e->value[O_HASH], 1, err, errlen) || !(e->pool = pool_new(1, err, errlen))) {
         tt_free(&e->tt);
+        dlog_destroy(&e->log);
         free(e);
         return NULL;
     }
@@ -113,6 +141,7 @@ Engine *engine_new(const EngineCallbacks *cb, char *err, size_t errlen)
     if (!e->cluster && errlen && err[0]) {
         pool_free(e->pool);
         tt_free(&e->tt);
+        dlog_destroy(&e->log);
         free(e);
         return NULL;
     }
@@ -129,7 +158,38 @@ void engine_free(Engine *e)
     pool_free(e->pool);
     tt_free(&e->tt);
     book_free(e->book);
+    nnue_free(e->net);
+    dlog_destroy(&e->log);
     free(e);
+}
+
+DebugLog *engine_debug_log(Engine *e) { return &e->log; }
+
+/* Evaluate with the net EvalFile names, or by hand when it is empty.  A net
+ * that cannot be loaded is refused with the reason, and the evaluation in
+ * use is kept. */
+static bool set_eval_file(Engine *e, const char *value, char *err, size_t errlen)
+{
+    const char *keep = *e->eval_file ? e->eval_file : "the hand-written evaluation";
+    NnueNet *net = NULL;
+    if (!strcmp(value, NET_BUILTIN_NAME)) {
+        snprintf(err, errlen, "EvalFile: no net is built into this engine yet (README, The neural evaluation); "
+                 "keeping %.300s", keep);
+        return false;
+    }
+    if (*value) {
+        char why[400];
+        if (!(net = nnue_load_file(value, why, sizeof why))) {
+            snprintf(err, errlen, "EvalFile %.300s: %s; keeping %.300s", value, why, keep);
+            return false;
+        }
+    }
+    nnue_free(e->net);
+    e->net = net;
+    snprintf(e->eval_file, sizeof e->eval_file, "%s", value);
+    /* the table's evaluations were the other evaluation's */
+    tt_clear(&e->tt, pool_size(e->pool));
+    return true;
 }
 
 /* (Re)load the book named by BookFile (the built-in one by default).  On
@@ -139,6 +199,8 @@ static bool load_book(Engine *e, char *err, size_t errlen)
     book_free(e->book);
     e->book = NULL;
     e->book_loaded = true;
+    if (!e->book_file[0]) /* BookFile empty: no book */
+        return true;
     char why[256];
     bool builtin = !strcmp(e->book_file, BOOK_DEFAULT_NAME);
     e->book = builtin ? book_load_default(why, sizeof why) : book_load_file(e->book_file, why, sizeof why);
@@ -186,17 +248,20 @@ static bool set_option(Engine *e, const char *name, const char *value, char *err
         }
         break;
     case OPT_STRING:
-        if (!value || !*value || !strcmp(value, "<empty>"))
-            value = o->def;
+        /* no value, an empty one and the GUIs' "<empty>" all mean none:
+         * for BookFile, no book (the default names the built-in one) */
+        if (!value || !strcmp(value, "<empty>"))
+            value = "";
         if (strlen(value) >= sizeof e->book_file) {
-            snprintf(err, errlen, "%s: the value is too long", o->name);
+            snprintf(err, errlen, "%s: a value of %zu characters is refused (at most %d)", o->name, strlen(value),
+                     ENGINE_VALUE_MAX - 1);
             return false;
         }
         break;
     default:
         break;
     }
-    if (i == O_THREADS || i == O_HASH || i == O_CLEAR_HASH) {
+    if (i == O_THREADS || i == O_HASH || i == O_CLEAR_HASH || i == O_EVAL_FILE) {
         /* A running search keeps its pool and table; one that has stopped
          * and is reporting its move is as good as over. */
         if (engine_thinking(e)) {
@@ -217,6 +282,10 @@ static bool set_option(Engine *e, const char *name, const char *value, char *err
     case O_CLEAR_HASH:
         tt_clear(&e->tt, pool_size(e->pool));
         return true;
+    case O_EVAL_FILE:
+        return set_eval_file(e, value, err, errlen);
+    case O_DEBUG_LOG:
+        return dlog_open(&e->log, value, err, errlen);
     case O_BOOK_FILE:
         snprintf(e->book_file, sizeof e->book_file, "%s", value);
         e->book_loaded = false;
@@ -234,6 +303,8 @@ bool engine_set_option(Engine *e, const char *name, const char *value, char *err
 {
     if (!set_option(e, name, value, err, errlen))
         return false;
+    if (option_index(name) == O_DEBUG_LOG)
+        return true; /* the log is this process's own */
     cluster_option(e->cluster, OPTIONS[option_index(name)].name, value);
     return true;
 }
@@ -251,6 +322,10 @@ const char *engine_get_option(Engine *e, const char *name, char *buf, size_t len
         snprintf(buf, len, "%s", OPTIONS[i].vars[e->value[i]]);
     else if (i == O_BOOK_FILE)
         snprintf(buf, len, "%s", e->book_file);
+    else if (i == O_EVAL_FILE)
+        snprintf(buf, len, "%s", e->eval_file);
+    else if (i == O_DEBUG_LOG)
+        dlog_path(&e->log, buf, len);
     else
         snprintf(buf, len, "%s", OPTIONS[i].def);
     return buf;
@@ -324,6 +399,12 @@ EngineRules engine_rules(const Engine *e)
 static void on_info(void *ctx, const SearchInfo *info)
 {
     Engine *e = ctx;
+    if (!skill_full(e->skill)) {
+        /* the level's extra lines are its own, not the user's */
+        skill_note(&e->skill_lines, info);
+        if (info->multipv > e->value[O_MULTIPV] || !e->cb.info)
+            return;
+    }
     if (cluster_in_use(e->cluster)) {
         /* the nodes of every rank */
         SearchInfo all = *info;
@@ -338,6 +419,11 @@ static void on_bestmove(void *ctx, Move best, Move ponder)
 {
     Engine *e = ctx;
     cluster_collect(e->cluster, &best, &ponder);
+    if (!skill_full(e->skill)) {
+        pos_copy(&e->scratch, &e->root);
+        best = skill_pick(e->skill, &e->scratch, &e->skill_lines, best, &ponder, (int)e->value[O_REPETITION_RULE],
+                          &e->skill_rng);
+    }
     if (e->cb.bestmove)
         e->cb.bestmove(e->cb.ctx, best, ponder);
 }
@@ -346,13 +432,19 @@ static void on_bestmove(void *ctx, Move best, Move ponder)
 static SearchSettings settings(const Engine *e)
 {
     EngineRules rules = engine_rules(e);
-    return (SearchSettings){(int)e->value[O_MULTIPV], rules.rule, rules.sixty_move_plies, e->value[O_MOVE_OVERHEAD]};
+    return (SearchSettings){(int)e->value[O_MULTIPV], rules.rule, rules.sixty_move_plies, e->value[O_MOVE_OVERHEAD],
+                            e->net};
 }
 
-static void start(Engine *e, const EngineLimits *limits, const SearchReport *report)
+static void start(Engine *e, const EngineLimits *limits, const SearchSettings *s, const SearchReport *report)
 {
-    SearchSettings s = settings(e);
-    pool_start(e->pool, &e->tt, &e->root, limits, &s, report);
+    pool_start(e->pool, &e->tt, &e->root, limits, s, report);
+}
+
+/* The level the options ask for: UCI_Elo when strength is limited. */
+static double skill_level(const Engine *e)
+{
+    return e->value[O_LIMIT_STRENGTH] ? skill_from_elo((int)e->value[O_ELO]) : (double)e->value[O_SKILL_LEVEL];
 }
 
 /* A book move for the game position, or MOVE_NONE: only for a normal timed
@@ -403,8 +495,12 @@ void engine_go(Engine *e, const EngineLimits *limits)
     }
     EngineLimits mine = *limits;
     SearchSettings s = settings(e);
+    e->skill = skill_level(e);
+    skill_clear(&e->skill_lines);
+    skill_limits(e->skill, &mine, &s.multipv);
     cluster_go(e->cluster, &e->root, &mine, &s);
-    start(e, &mine, &(SearchReport){e->cb.info ? on_info : NULL, on_bestmove, e});
+    bool reports = e->cb.info || !skill_full(e->skill);
+    start(e, &mine, &s, &(SearchReport){reports ? on_info : NULL, on_bestmove, e});
 }
 
 void engine_stop(Engine *e) { pool_stop(e->pool); }
@@ -413,7 +509,7 @@ void engine_wait(Engine *e) { pool_wait(e->pool); }
 bool engine_searching(Engine *e) { return pool_busy(e->pool); }
 bool engine_thinking(Engine *e) { return pool_thinking(e->pool); }
 
-int engine_eval(Engine *e) { return evaluate(&e->root); }
+int engine_eval(Engine *e) { return e->net ? nnue_evaluate_full(e->net, &e->root) : evaluate(&e->root); }
 
 int engine_ranks(const Engine *e) { return cluster_size(e->cluster); }
 
@@ -453,7 +549,8 @@ uint64_t engine_bench_search(Engine *e, int depth, Move *best)
     EngineLimits limits;
     limits_clear(&limits);
     limits.depth = depth;
-    start(e, &limits, &(SearchReport){NULL, bench_bestmove, e});
+    SearchSettings s = settings(e);
+    start(e, &limits, &s, &(SearchReport){NULL, bench_bestmove, e});
     pool_wait(e->pool);
     if (best)
         *best = e->bench_move;

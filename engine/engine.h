@@ -8,6 +8,7 @@
 #define CHUHAN_ENGINE_H
 
 #include "engine/board/position.h"
+#include "engine/util/debuglog.h"
 #include "search/score.h"
 #include "search/search.h"
 
@@ -40,10 +41,18 @@ void engine_free(Engine *e);
 int engine_option_count(void);
 const OptionInfo *engine_option(int i);
 const OptionInfo *engine_find_option(const char *name);
+/* The longest option value, its end included: a longer one is refused
+ * (never cut short), by the engine and by every front-end. */
+#define ENGINE_VALUE_MAX 1024
+
 /* Set an option from text; false with a reason if the name or value is bad. */
 bool engine_set_option(Engine *e, const char *name, const char *value, char *err, size_t errlen);
 /* The current value of an option as text (into buf), NULL if unknown. */
 const char *engine_get_option(Engine *e, const char *name, char *buf, size_t len);
+
+/* The log of the protocol's lines that Debug Log File turns on: the
+ * front-end writes every line it reads and writes to it (out_set_log). */
+DebugLog *engine_debug_log(Engine *e);
 
 /* The rules the engine plays by, as its options set them. */
 typedef struct {

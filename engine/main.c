@@ -8,8 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench/analyze.h"
 #include "bench/bench.h"
+#include "bench/datagen.h"
 #include "bench/match.h"
+#include "bench/matebench.h"
 #include "bench/perft.h"
 #include "bench/smp.h"
 #include "bench/soak.h"
@@ -22,6 +25,7 @@
 #include "engine/protocol/uci.h"
 #include "engine/records/pgn.h"
 #include "engine/rules/rules.h"
+#include "eval/nnue_cli.h"
 #include "eval/tune.h"
 #include "init.h"
 
@@ -31,14 +35,20 @@ static int usage(void)
             "usage: chuhan                      serve UCI/UCCI/xboard on stdin\n"
             "       chuhan perft DEPTH [FEN]    leaf count per root move and in all\n"
             "       chuhan perft --suite FILE [--max-nodes N]   check a perft reference file\n"
-            "       chuhan bench [DEPTH] [--rule R]  search the bench positions; the node count is the signature\n"
+            "       chuhan bench [DEPTH] [--rule R] [--evalfile NET]  search the bench positions; the node count is the signature\n"
+            "       chuhan matebench [--nodes N] [--file SUITE]  nodes to see each mate of a suite (median, 75th percentile)\n"
             "       chuhan smp [THREADS] [MS] [DEPTH] [POSITIONS]  SMP scaling: nodes/s and time to depth, 1 vs N threads\n"
             "       chuhan magics [SEED]        print a freshly generated magic table\n"
             "       chuhan match --engine cmd=CMD [name=N] [proto=uci|ucci] [option.X=V] --engine ... --each tc=..|movetime=..|depth=..|nodes=.. --games N [...]\n"
             "                                   play engines against each other under the xiangqi rules (--help for all options)\n"
             "       chuhan tune [options] FILE...   fit the evaluation weights to game results (--help for the options)\n"
+            "       chuhan analyze [--time MS|--depth D|--nodes N] [--threads T] [--multipv K] [--graph DIR] FILE...\n"
+            "                                   annotated PGN: scores, ?! ? ?? by expected score lost, better moves\n"
             "       chuhan soak [--games N] [--tc BASE+INC] [...]   self-play with pondering and GUI traffic; counts crashes,\n"
-            "                                   hangs, illegal moves and time losses (--help for the options)\n");
+            "                                   hangs, illegal moves and time losses (--help for the options)\n"
+            "       chuhan eval [--net FILE] [FEN]   the hand-written and the net's evaluation of a position\n"
+            "       chuhan datagen --out FILE [...]  self-play training data for the net (--help for the options)\n"
+            "       chuhan train --data FILE... --out NET [...]  train a net (--help for the options)\n");
     return 2;
 }
 
@@ -50,7 +60,9 @@ static const struct {
     {"perft", perft_cli, false}, {"magics", magic_cli, false}, {"bench", bench_cli, false},
     {"smp", smp_cli, false},     {"judge", rules_judge_cli, false}, {"book", book_cli, false},
     {"pgn", pgn_cli, false},     {"match", match_cli, true},  {"tune", tune_cli, false},
-    {"soak", soak_cli, false},
+    {"soak", soak_cli, false},   {"matebench", matebench_cli, false}, {"datagen", datagen_cli, false},
+    {"eval", nnue_eval_cli, false}, {"train", nnue_train_cli, false},
+    {"analyze", analyze_cli, false},
 };
 
 /* Serve the protocol the first non-empty line names: ucci, xboard, or UCI,

@@ -7,6 +7,7 @@
 
 #include "engine/util/clock.h"
 #include "engine/util/num.h"
+#include "engine/util/outfile.h"
 #include "tune.h"
 #include "weights.h"
 
@@ -72,7 +73,7 @@ int tune_cli(int argc, char **argv)
         }
         if (i + 1 >= argc) {
             fprintf(stderr, "tune: %s needs a value\n", a);
-            return 2;
+            return tune_usage();
         }
         const char *val = argv[++i];
         bool ok = true;
@@ -110,11 +111,16 @@ int tune_cli(int argc, char **argv)
         }
         if (!ok) {
             fprintf(stderr, "tune: bad value '%s' for %s\n", val, a);
-            return 2;
+            return tune_usage();
         }
     }
     if (nfiles == 0)
         return tune_usage();
+    char why0[512];
+    if (strcmp(out_path, "-") && !outfile_check(out_path, why0, sizeof why0)) { /* before the work */
+        fprintf(stderr, "tune: %s\n", why0);
+        return 2;
+    }
 
     char err[512];
     EvalParams params = DefaultEvalParams;
@@ -163,30 +169,27 @@ int tune_cli(int argc, char **argv)
              "%ld training positions (%ld validation) from %ld games; K = %.6f;\n"
              "training error %.6f -> %.6f, validation error %.6f -> %.6f (integer weights).",
              cmdline, st->train, st->validation, st->games, k, e0, e1, v0, v1);
-    /* a regular file is replaced whole (written aside, then renamed); anything
-       else (standard output, a device, a pipe) is written to as it is */
+    /* "-": standard output; else a new file or a regular one, replaced
+       whole (written aside, then renamed); anything else is refused */
     FILE *out = stdout;
-    char tmp[1100] = "";
-    struct stat sb;
+    OutFile of;
+    char why[512];
     if (strcmp(out_path, "-")) {
-        if (stat(out_path, &sb) == 0 && !S_ISREG(sb.st_mode)) {
-            out = fopen(out_path, "w");
-        } else {
-            snprintf(tmp, sizeof tmp, "%s.tmp", out_path);
-            out = fopen(tmp, "w");
-        }
-        if (!out) {
-            fprintf(stderr, "tune: cannot write %s: %s\n", tmp[0] ? tmp : out_path, strerror(errno));
+        if (!outfile_begin(&of, out_path, why, sizeof why)) {
+            fprintf(stderr, "tune: %s\n", why);
             goto out;
         }
+        out = of.f;
     }
     bool written = weights_write(out, &params, comment);
     if (out != stdout) {
-        written &= fclose(out) == 0;
-        if (!written || (tmp[0] && rename(tmp, out_path))) {
-            fprintf(stderr, "tune: cannot write %s: %s\n", out_path, strerror(errno));
-            if (tmp[0])
-                remove(tmp);
+        if (!written) {
+            fprintf(stderr, "tune: cannot write %s\n", out_path);
+            outfile_abort(&of);
+            goto out;
+        }
+        if (!outfile_commit(&of, why, sizeof why)) {
+            fprintf(stderr, "tune: %s\n", why);
             goto out;
         }
         fprintf(stderr, "tune: wrote %s\n", out_path);

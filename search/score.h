@@ -7,11 +7,16 @@
 
 #include <stdbool.h>
 
+#include "engine/board/position.h"
+
 /* A mate, either way. */
 bool score_is_mate(int score);
 /* Plies to a mate (score_is_mate): > 0 the side to move mates, <= 0 it is
  * mated (0: it is mated already, no legal move). */
 int score_mate_plies(int score);
+/* The same in moves, as UCI counts them ("mate 1": mate with our next
+ * move; "mate -1": mated after our next move). */
+int score_mate_in(int score);
 /* A win by the repetition rules, either way (a mate is not one). */
 bool score_is_rule_win(int score);
 /* Plies to that win (score_is_rule_win), signed as score_mate_plies. */
@@ -26,5 +31,16 @@ bool score_is_decisive(int score);
  * against it, 0 mated already.  A rule win N plies away is decided when
  * the repetition is complete, N plies from now. */
 int score_decisive_in(int score);
+
+/* The material on the board, for the WDL model: the pieces besides the
+ * kings (0-30). */
+int score_material(const Position *pos);
+/* Win, draw and loss per mille for the side to move, from a score and the
+ * material (the fewer pieces, the likelier a draw at an even score): the
+ * model fitted to game results (README, Calibrated WDL).  A mate or a rule
+ * win is a certain result. */
+void score_wdl(int score, int material, int wdl[3]);
+/* The expected score for the side to move, per mille: W + D / 2. */
+int score_expected(int score, int material);
 
 #endif

@@ -34,6 +34,37 @@ static inline int max_int(int a, int b) { return a > b ? a : b; }
 
 /* ---- helpers ---- */
 
+/* Moves made by the search also move the net's accumulators (when a net
+ * evaluates), and the evaluation is the net's or the hand-written one. */
+static inline void do_move(SearchThread *th, Move m)
+{
+    if (th->shared->net)
+        nnue_push(&th->nnue, &th->pos, m);
+    pos_do_move(&th->pos, m);
+}
+static inline void undo_move(SearchThread *th)
+{
+    if (th->shared->net)
+        nnue_pop(&th->nnue);
+    pos_undo_move(&th->pos);
+}
+static inline void do_null(SearchThread *th)
+{
+    if (th->shared->net)
+        nnue_push_null(&th->nnue);
+    pos_do_null(&th->pos);
+}
+static inline void undo_null(SearchThread *th)
+{
+    if (th->shared->net)
+        nnue_pop(&th->nnue);
+    pos_undo_null(&th->pos);
+}
+static inline int static_evaluation(SearchThread *th)
+{
+    return th->shared->net ? nnue_evaluate(&th->nnue, &th->pos) : evaluate(&th->pos);
+}
+
 uint64_t search_nodes(const SearchShared *sh)
 {
     uint64_t n = 0;
@@ -189,7 +220,7 @@ static int early_value(SearchThread *th, int ply, bool in_check)
     if (stopped(th))
         return 0;
     if (ply >= MAX_PLY - 2)
-        return in_check ? 0 : evaluate(pos);
+        return in_check ? 0 : static_evaluation(th);
     int rep = repetition_value(th, ply);
     if (rep != VALUE_NONE)
         return rep;
@@ -257,7 +288,7 @@ static int qsearch(SearchThread *th, Stack *ss, int alpha, int beta, bool pv_nod
     if (in_check) {
         best_value = static_eval = -VALUE_INFINITE;
     } else {
-        raw_eval = tt_hit && tte.eval != VALUE_NONE ? tte.eval : evaluate(pos);
+        raw_eval = tt_hit && tte.eval != VALUE_NONE ? tte.eval : static_evaluation(th);
         best_value = static_eval = damped(raw_eval, pos, sh);
         if (tt_value != VALUE_NONE && (tte.bound & (tt_value > best_value ? TT_BOUND_LOWER : TT_BOUND_UPPER)))
             best_value = tt_value;
@@ -294,9 +325,9 @@ static int qsearch(SearchThread *th, Stack *ss, int alpha, int beta, bool pv_nod
         ss->moved_piece = pos->board[move_from(move)];
         ss->cont_hist = &th->cont_history[ss->moved_piece][move_to(move)];
         tt_prefetch(sh->tt, pos_key_after(pos, move));
-        pos_do_move(pos, move);
+        do_move(th, move);
         int value = -qsearch(th, ss + 1, -beta, -alpha, pv_node);
-        pos_undo_move(pos);
+        undo_move(th);
         if (stopped(th))
             return 0;
         if (value > best_value) {
@@ -383,7 +414,7 @@ static int search(SearchThread *th, Stack *ss, int alpha, int beta, int depth, b
     if (in_check) {
         static_eval = eval = ss->static_eval = VALUE_NONE;
     } else {
-        raw_eval = tt_hit && tte.eval != VALUE_NONE ? tte.eval : evaluate(pos);
+        raw_eval = tt_hit && tte.eval != VALUE_NONE ? tte.eval : static_evaluation(th);
         ss->static_eval = eval = static_eval = damped(raw_eval, pos, sh);
         if (tt_value != VALUE_NONE && (tte.bound & (tt_value > eval ? TT_BOUND_LOWER : TT_BOUND_UPPER)))
             eval = tt_value;
@@ -407,9 +438,9 @@ static int search(SearchThread *th, Stack *ss, int alpha, int beta, int depth, b
             ss->current_move = MOVE_NULL;
             ss->moved_piece = NO_PIECE;
             ss->cont_hist = &th->cont_history[NO_PIECE][0];
-            pos_do_null(pos);
+            do_null(th);
             int value = -search(th, ss + 1, -beta, -beta + 1, depth - r, !cut_node, false);
-            pos_undo_null(pos);
+            undo_null(th);
             if (stopped(th))
                 return 0;
             if (value >= beta) {
@@ -520,7 +551,7 @@ static int search(SearchThread *th, Stack *ss, int alpha, int beta, int depth, b
         ss->moved_piece = moved_piece;
         ss->cont_hist = &th->cont_history[moved_piece][move_to(move)];
         tt_prefetch(sh->tt, pos_key_after(pos, move));
-        pos_do_move(pos, move);
+        do_move(th, move);
 
         int value;
         /* Step 11. Late-move reductions: late quiet moves rarely matter. */
@@ -548,7 +579,7 @@ static int search(SearchThread *th, Stack *ss, int alpha, int beta, int depth, b
             (ss + 1)->pv[0] = MOVE_NONE;
             value = -search(th, ss + 1, -beta, -alpha, new_depth, false, true);
         }
-        pos_undo_move(pos);
+        undo_move(th);
         if (stopped(th))
             return 0;
 
@@ -731,6 +762,8 @@ void search_iterate(SearchThread *th)
     Stack *ss = th->stack + 4;
     th->nmp_min_ply = 0;
     th->root_top = th->pos.top;
+    if (sh->net)
+        nnue_reset(&th->nnue, sh->net, &th->pos);
     th->completed_depth = 0;
     th->seldepth = 0;
     if (th->root_count == 0) {

@@ -42,6 +42,7 @@ typedef struct SearchShared {
     int multipv;
     int rule;              /* repetition rule set (engine/rules/rules.h) */
     int sixty_move_plies;  /* 0: no 60-move rule */
+    const NnueNet *net;    /* NULL: the hand-written evaluation */
     atomic_bool stop;      /* every thread stops at its next node */
     atomic_bool pondering; /* the main thread may not stop on time */
     atomic_bool stop_on_ponderhit; /* time ran out while pondering */
@@ -86,6 +87,7 @@ typedef struct SearchThread {
     ContHist cont_history[PIECE_NB][SQUARE_NB]; /* [0][0]: after a null move or at the root */
     Stack stack[MAX_PLY + 10];
     Move pv_table[MAX_PLY + 2][MAX_PLY + 2];
+    NnueStack nnue; /* follows pos from the root when the net evaluates */
 } SearchThread;
 
 /* Clear the histories (new game). */

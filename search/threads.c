@@ -4,7 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/board/movegen.h"
 #include "engine/util/pages.h"
+#include "eval/eval.h"
 #include "search_private.h"
 
 _Static_assert((int)BOUND_UPPER == (int)TT_BOUND_UPPER && (int)BOUND_LOWER == (int)TT_BOUND_LOWER
@@ -81,6 +83,43 @@ static Move ponder_move(SearchThread *th, Move best)
     return reply;
 }
 
+/* A search stopped before its first iteration completed has its root
+ * moves still in the order generated, the first of them a move no one
+ * chose.  Put in front the table's move for the root when it is legal,
+ * otherwise the best by a one-ply look (a move that mates, else the
+ * evaluation after it, a move that loses its exchange last), with that
+ * evaluation as its score. */
+static void choose_unsearched(SearchThread *th)
+{
+    if (th->completed_depth > 0 || th->root_count == 0)
+        return;
+    Position *pos = &th->pos;
+    int pick = -1, pick_score = -VALUE_INFINITE;
+    TTData tte;
+    Move tt_move = tt_probe(th->shared->tt, pos_key(pos), &tte) ? tte.move : MOVE_NONE;
+    for (int i = 0; i < th->root_count && pos_room(pos) >= 1; i++) {
+        Move m = th->root_moves[i].move;
+        bool loses_material = !pos_see_ge(pos, m, 0); /* the exchange on its square */
+        pos_do_move(pos, m);
+        int v = count_legal(pos) == 0 ? mate_in(1) : -evaluate(pos) - (loses_material ? 1000 : 0);
+        pos_undo_move(pos);
+        if (m == tt_move) {
+            pick = i, pick_score = v;
+            break;
+        }
+        if (v > pick_score)
+            pick = i, pick_score = v;
+    }
+    if (pick < 0)
+        return;
+    RootMove chosen = th->root_moves[pick];
+    memmove(&th->root_moves[1], &th->root_moves[0], sizeof chosen * (size_t)pick);
+    chosen.score = pick_score;
+    chosen.pv[0] = chosen.move;
+    chosen.pv_len = 1;
+    th->root_moves[0] = chosen;
+}
+
 /* The main thread's whole search: wake the helpers, search, wait for stop
  * when pondering or infinite, collect the helpers, report the move. */
 static void main_search(ThreadPool *pool)
@@ -107,6 +146,7 @@ static void main_search(ThreadPool *pool)
     pthread_mutex_unlock(&pool->mutex);
 
     SearchThread *best = search_best_thread(sh);
+    choose_unsearched(best);
     Move move = best->root_count ? best->root_moves[0].move : MOVE_NONE;
     Move ponder = move ? ponder_move(best, move) : MOVE_NONE;
     if (best != main_th && sh->on_info && best->root_count) {
@@ -267,6 +307,7 @@ void pool_start(ThreadPool *pool, TT *tt, const Position *root, const SearchLimi
     sh->multipv = settings->multipv;
     sh->rule = settings->rule;
     sh->sixty_move_plies = settings->sixty_move_plies;
+    sh->net = settings->net;
     atomic_store(&sh->stop, false);
     atomic_store(&sh->pondering, limits->ponder);
     atomic_store(&sh->stop_on_ponderhit, false);

@@ -5,6 +5,7 @@
 #ifndef CHUHAN_THREADS_H
 #define CHUHAN_THREADS_H
 
+#include "eval/nnue.h"
 #include "search.h"
 #include "tt.h"
 
@@ -18,6 +19,7 @@ typedef struct {
     int rule;              /* repetition rule set (engine/rules/rules.h) */
     int sixty_move_plies;  /* 0: no 60-move rule */
     int64_t move_overhead; /* ms kept back from every clock */
+    const NnueNet *net;    /* NULL: the hand-written evaluation */
 } SearchSettings;
 
 /* Where a search reports: every line of thinking (info, from the main

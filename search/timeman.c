@@ -31,7 +31,12 @@ void tm_init(TimeMan *tm, const SearchLimits *limits, int us, int64_t overhead, 
     /* Moves still to play on this clock: xiangqi games run some 40-60
      * moves a side, so without moves-to-go plan for 35 more. */
     int64_t mtg = limits->movestogo > 0 ? min64(limits->movestogo, 50) : 35;
-    int64_t avail = max64(1, time + inc * (mtg - 1) - overhead * (2 + mtg));
+    /* The one overhead rule, for every front-end: each move keeps back the
+     * Move Overhead, but never more than half of its fair share of the
+     * clock (time / mtg), as with a movetime; at short clocks the whole
+     * overhead would leave nothing to think with. */
+    overhead = min64(overhead, time / mtg / 2);
+    int64_t avail = max64(1, time + inc * (mtg - 1) - overhead * mtg);
     /* Never more than most of what is left on the clock. */
     int64_t cap = max64(1, time * 8 / 10 - overhead);
     if (mtg == 1)

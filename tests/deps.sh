@@ -1,7 +1,8 @@
 #!/bin/sh
 # Make sure the libraries the build needs are present: cmocka (tests) and
 # zstd (opening book), and with MPI=1 Open MPI (its compiler wrapper, headers
-# and mpirun).  Installs them with apt-get when missing and allowed.
+# and mpirun); with TEST=1 also what the tests run: rsvg-convert (Debian's
+# librsvg2-bin) renders the SVG graphs of chuhan analyze.  Installs them with apt-get when missing and allowed.
 missing=""
 # have_header H...: the headers, each on its own #include line, preprocess.
 have_header() {
@@ -11,6 +12,9 @@ have_header() {
 have_header zstd.h || missing="$missing libzstd-dev"
 # cmocka.h needs these four before it
 have_header stdarg.h stddef.h setjmp.h stdint.h cmocka.h || missing="$missing libcmocka-dev"
+if [ "${TEST:-0}" = 1 ]; then
+    command -v rsvg-convert >/dev/null 2>&1 || missing="$missing librsvg2-bin"
+fi
 # Open MPI without the recommended packages (no Fortran compiler, no docs)
 opts=""
 if [ "${MPI:-0}" = 1 ]; then

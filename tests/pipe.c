@@ -69,7 +69,7 @@ int ep_slow(void)
 
 static const char *read_line(EngineProc *ep, int64_t deadline)
 {
-    return proc_read_line(&ep->proc, deadline) > 0 ? ep->proc.line : NULL;
+    return proc_read_line(&ep->proc, deadline) > 0 ? ep->proc.out.line : NULL;
 }
 
 const char *ep_read_line(EngineProc *ep, int timeout_ms)
@@ -203,4 +203,27 @@ int ep_finish(EngineProc *ep, int timeout_ms)
     }
     int status = ep->proc.wait_status;
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+void dlog_split(const char *path, char *in, size_t inlen, char *out, size_t outlen)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        fail_msg("cannot read the debug log %s", path);
+    in[0] = out[0] = 0;
+    char line[8192], last[24] = "";
+    while (fgets(line, sizeof line, f)) {
+        int y, mo, d, h, mi, sec, ms, n = 0;
+        char dir[3];
+        if (sscanf(line, "%4d-%2d-%2d %2d:%2d:%2d.%3d %2s%n", &y, &mo, &d, &h, &mi, &sec, &ms, dir, &n) != 8
+            || n != 26 || line[26] != ' ' || (strcmp(dir, ">>") && strcmp(dir, "<<")))
+            fail_msg("debug log line not 'YYYY-MM-DD HH:MM:SS.mmm >>|<< text': %s", line);
+        if (strncmp(last, line, 23) > 0)
+            fail_msg("debug log time goes backwards: %.23s after %s", line, last);
+        snprintf(last, sizeof last, "%.23s", line);
+        char *dst = dir[0] == '>' ? in : out;
+        size_t len = dir[0] == '>' ? inlen : outlen, used = strlen(dst);
+        snprintf(dst + used, len - used, "%s", line + 27);
+    }
+    fclose(f);
 }

@@ -65,6 +65,13 @@ void ep_check_malformed(EngineProc *ep, const EpProtocol *proto, const char *con
  * legal after fen (NULL: the start) and the moves (UCI text). */
 void ep_assert_legal_reply(const char *line, const char *prefix, const char *fen, const char *moves, char *move);
 
+/* A debug log file (Debug Log File) split by direction: the lines the
+ * engine read into in, those it wrote into out (each line ending in a
+ * newline, in the order logged).  Fails the test on a line not of the form
+ * "YYYY-MM-DD HH:MM:SS.mmm >> text" or "... << text", or on a time going
+ * backwards. */
+void dlog_split(const char *path, char *in, size_t inlen, char *out, size_t outlen);
+
 /* Close its input and wait for it (killing it after timeout_ms); returns the
  * exit status, or -1 when it had to be killed or died by a signal. */
 int ep_finish(EngineProc *ep, int timeout_ms);

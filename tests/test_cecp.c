@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "engine/board/movegen.h"
 #include "pipe.h"
@@ -313,6 +314,33 @@ static void test_cecp_ping_while_thinking(void **state)
     assert_null(ep_expect(&ep, "move ", 1500, NULL, 0));
 }
 
+/* Hundreds of pings while the engine thinks: every one answered, in
+ * order, after the move, and the search not cut short by them (a queue of
+ * 16 once dropped the 17th and forced an unsearched move). */
+static void test_cecp_many_pings(void **state)
+{
+    (void)state;
+    ep_send(&ep, "st 1");
+    int64_t start = now_ms();
+    user_move();
+    enum { PINGS = 400 };
+    for (int i = 1; i <= PINGS; i++)
+        ep_send(&ep, "ping %d", 1000 + i);
+    char mv[8];
+    engine_move(10000 * ep_slow(), mv);
+    int64_t took = now_ms() - start;
+    if (took < 500)
+        fail_msg("the move came after %lld ms of a 1 s search: the pings cut it short", (long long)took);
+    for (int i = 1; i <= PINGS; i++) {
+        char want[32];
+        snprintf(want, sizeof want, "pong %d", 1000 + i);
+        const char *l = ep_want(&ep, "pong", 5000 * ep_slow());
+        if (strcmp(l, want))
+            fail_msg("'%s' where '%s' was due", l, want);
+    }
+    sync_engine();
+}
+
 static void test_cecp_analyze(void **state)
 {
     (void)state;
@@ -545,6 +573,29 @@ static void test_cecp_rule_win_is_a_mate(void **state)
         fail_msg("no depth 6 thinking line:\n%s", ep.log);
 }
 
+/* Debug Log File as an xboard option: every line in and out while on. */
+static void test_cecp_debug_log(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/chuhan-debug-log-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    ep_send(&ep, "option Debug Log File=%s", path);
+    sync_engine();
+    static char in[1 << 16], out[1 << 16], want_in[256], want_out[1 << 16];
+    /* what sync_engine sent and read after the option took effect */
+    snprintf(want_in, sizeof want_in, "ping %d\n", ep.pings);
+    snprintf(want_out, sizeof want_out, "%s", ep.log);
+    ep_send(&ep, "option Debug Log File=");
+    sync_engine();
+    dlog_split(path, in, sizeof in, out, sizeof out);
+    unlink(path);
+    strncat(want_in, "option Debug Log File=\n", sizeof want_in - strlen(want_in) - 1);
+    assert_string_equal(in, want_in);
+    assert_string_equal(out, want_out);
+}
+
 static void test_cecp_malformed(void **state)
 {
     (void)state;
@@ -566,11 +617,13 @@ const struct CMUnitTest *cecp_tests(size_t *count)
         cmocka_unit_test_setup_teardown(test_cecp_time_controls, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cecp_setboard_undo_remove, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cecp_ping_while_thinking, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_cecp_many_pings, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cecp_analyze, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cecp_ponder, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cecp_claims, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cecp_rule_win_is_a_mate, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cecp_malformed, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_cecp_debug_log, setup, teardown),
     };
     *count = sizeof tests / sizeof tests[0];
     return tests;

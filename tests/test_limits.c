@@ -146,7 +146,8 @@ static void test_read_line(void **state)
     char text[64], buf[8];
     bool too_long;
     /* a line of cap - 1 bytes fits; cap bytes is cut, the rest skipped; NUL
-     * bytes dropped; CR LF read as LF; the last line needs no newline */
+     * bytes dropped; CR LF ends a line and an empty one; the last line
+     * needs no newline */
     snprintf(text, sizeof text, "1234567\n12345678\nab%ccd\r\nlast", 0);
     size_t len = 7 + 1 + 8 + 1 + 8 + 4;
     FILE *in = fmemopen(text, len, "r");
@@ -161,7 +162,20 @@ static void test_read_line(void **state)
     assert_false(too_long);
     assert_string_equal(buf, "abcd");
     assert_true(proto_read_line(in, buf, sizeof buf, &too_long));
+    assert_string_equal(buf, "");
+    assert_true(proto_read_line(in, buf, sizeof buf, &too_long));
     assert_string_equal(buf, "last");
+    assert_false(proto_read_line(in, buf, sizeof buf, &too_long));
+    fclose(in);
+    /* a lone CR ends a line too */
+    snprintf(text, sizeof text, "uci\risready\r\rgo\n");
+    in = fmemopen(text, strlen(text), "r");
+    assert_non_null(in);
+    static const char *const lines[] = {"uci", "isready", "", "go"};
+    for (int i = 0; i < 4; i++) {
+        assert_true(proto_read_line(in, buf, sizeof buf, &too_long));
+        assert_string_equal(buf, lines[i]);
+    }
     assert_false(proto_read_line(in, buf, sizeof buf, &too_long));
     fclose(in);
     /* tokens: at most max, the rest left */
@@ -225,6 +239,129 @@ static void test_long_line_xboard(void **state)
     sync_xboard(2);
     if (strstr(ep.log, "Illegal move"))
         fail_msg("the long setboard line was obeyed:\n%s", ep.log);
+}
+
+/* Commands ended by CR alone, by LF or by CR LF, in every protocol (and
+ * the first line, which picks it): each is served, none joined to the next. */
+static void test_cr_line_ends(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *session, *want;
+    } cases[] = {
+        {"uci\risready\r", "readyok"},
+        {"uci\r\nposition startpos moves h2e2\rd\r", "Fen: rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b"},
+        {"ucci\rsetoption usemillisec true\r\nisready\r", "readyok"},
+        {"xboard\rprotover 2\r\nping 7\r", "pong 7"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        if (start_engine(NULL))
+            fail_msg("cannot start the engine");
+        ep_send_raw(&ep, cases[i].session, strlen(cases[i].session));
+        if (!ep_expect(&ep, cases[i].want, WAIT_MS / 6, ep.log, sizeof ep.log))
+            fail_msg("'%s' sent with CR line ends: no '%s'", cases[i].session, cases[i].want);
+        ep_finish(&ep, WAIT_MS);
+    }
+}
+
+/* The Move Overhead is kept back from every clock, by one rule for every
+ * front-end, but never more than half of a move's fair share of the time
+ * left: at go time 50 movestogo 1 three overheads of 30 ms once left a
+ * think of 1 ms. */
+static void test_overhead_fair_share(void **state)
+{
+    (void)state;
+    static const int64_t times[] = {20, 50, 100, 300, 1000, 5000, 60000};
+    static const int mtgs[] = {0, 1, 2, 5, 40};
+    static const int64_t overheads[] = {0, 30, 100, 1000, 5000};
+    for (size_t a = 0; a < sizeof times / sizeof times[0]; a++)
+        for (size_t c = 0; c < sizeof mtgs / sizeof mtgs[0]; c++)
+            for (size_t d = 0; d < sizeof overheads / sizeof overheads[0]; d++) {
+                SearchLimits lim;
+                limits_clear(&lim);
+                lim.time[BLACK] = times[a];
+                lim.movestogo = mtgs[c];
+                TimeMan tm;
+                tm_init(&tm, &lim, BLACK, overheads[d], 0);
+                int64_t mtg = mtgs[c] ? mtgs[c] : 35, fair = times[a] / mtg;
+                /* at least 40% of the fair share is thought, at most the clock less the overhead kept */
+                if (tm.optimum < fair * 4 / 10 - 1 || tm.maximum > times[a])
+                    fail_msg("time %lld movestogo %d overhead %lld: optimum %lld maximum %lld (fair share %lld)",
+                             (long long)times[a], mtgs[c], (long long)overheads[d], (long long)tm.optimum,
+                             (long long)tm.maximum, (long long)fair);
+            }
+    /* the case reported: UCCI go time 50 movestogo 1, Move Overhead 30 */
+    SearchLimits lim;
+    limits_clear(&lim);
+    lim.time[RED] = 50;
+    lim.movestogo = 1;
+    TimeMan tm;
+    tm_init(&tm, &lim, RED, 30, 0);
+    if (tm.optimum < 15)
+        fail_msg("go time 50 movestogo 1: %lld ms to think", (long long)tm.optimum);
+    /* a long clock keeps the whole overhead */
+    lim.time[RED] = 60000;
+    lim.movestogo = 0;
+    tm_init(&tm, &lim, RED, 30, 0);
+    assert_true(tm.optimum == (60000 - 30 * 35) / 35);
+}
+
+/* UCI go with a clock, but not the mover's: a message, and a move within
+ * a budget drawn from what was given (it searched until stop). */
+static void test_go_other_clock_uci(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *fen, *go, *want;
+    } cases[] = {
+        {"startpos", "go btime 2000", "info string go: no wtime"},
+        {"startpos", "go winc 300", "info string go: no wtime"},
+        {"startpos", "go binc 300 btime 1000", "info string go: no wtime"},
+        {"startpos moves h2e2", "go wtime 2000 winc 100", "info string go: no btime"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        ep_send(&ep, "position %s", cases[i].fen);
+        ep_send(&ep, "%s", cases[i].go);
+        const char *l = ep_expect(&ep, "bestmove", 6000 * ep_slow(), ep.log, sizeof ep.log);
+        if (!l) {
+            ep_send(&ep, "stop");
+            fail_msg("'%s': no bestmove within 6 s", cases[i].go);
+        }
+        expect_in_log(cases[i].want);
+        ep.log[0] = 0;
+    }
+}
+
+/* A search stopped before depth 1 completes (here by a node limit of 1;
+ * a stop or xboard's ? take the same way out) plays the table's move, or
+ * the best of a one-ply look, never the first move generated (a0a1 from
+ * the start). */
+static void test_stop_before_depth_one(void **state)
+{
+    (void)state;
+    /* an empty table: the one-ply look takes the hanging rook */
+    ep_send(&ep, "position fen 3aka3/9/9/9/9/r8/9/9/9/R2K5 w");
+    ep_send(&ep, "go nodes 1");
+    const char *l = ep_want(&ep, "bestmove", WAIT_MS);
+    if (strncmp(l, "bestmove a0a4", 13))
+        fail_msg("a rook hangs, and the move is '%s'", l);
+    /* from the start, with nothing in the table: not the first generated move */
+    ep_send(&ep, "ucinewgame");
+    ep_send(&ep, "position startpos");
+    ep_send(&ep, "go nodes 1");
+    l = ep_want(&ep, "bestmove", WAIT_MS);
+    if (!strncmp(l, "bestmove a0a1", 13) || !strncmp(l, "bestmove a0a2", 13))
+        fail_msg("the first move generated: '%s'", l);
+    /* the table's move when it has one: that of a search just made */
+    ep_send(&ep, "go depth 7");
+    l = ep_want(&ep, "bestmove", WAIT_MS);
+    char deep[16], quick[16];
+    assert_int_equal(sscanf(l, "bestmove %15s", deep), 1);
+    ep_send(&ep, "go nodes 1");
+    l = ep_want(&ep, "bestmove", WAIT_MS);
+    assert_int_equal(sscanf(l, "bestmove %15s", quick), 1);
+    if (strcmp(deep, quick))
+        fail_msg("stopped at once after a depth 7 search that chose %s, it played %s", deep, quick);
 }
 
 /* The first line chooses the protocol; one that is too long must be
@@ -743,11 +880,304 @@ static void test_book_file_fifo(void **state)
     expect_in_log("info string book");
 }
 
+/* ---- option values ---- */
+
+/* A path of len characters whose first 1023 name a real file (the
+ * built-in book's source): cut short, it would load. */
+static char *long_book_path(size_t len)
+{
+    char *s = xmalloc(len + 1);
+    const char *tail = "book/default.book";
+    size_t pre = ENGINE_VALUE_MAX - 1 - strlen(tail);
+    for (size_t i = 0; i < pre; i += 2)
+        memcpy(s + i, pre - i >= 2 ? "./" : "/", pre - i >= 2 ? 2 : 1);
+    if (pre % 2)
+        s[pre - 1] = '/';
+    memcpy(s + pre, tail, strlen(tail));
+    for (size_t i = ENGINE_VALUE_MAX - 1; i < len; i++)
+        s[i] = 'x';
+    s[len] = 0;
+    return s;
+}
+
+/* A value over ENGINE_VALUE_MAX - 1 characters is refused with a message,
+ * in every front-end and either form, never cut short and used. */
+static void test_long_option_values_uci(void **state)
+{
+    (void)state;
+    char *path = long_book_path(1500);
+    ep_send(&ep, "setoption name BookFile value %s", path);
+    sync_uci();
+    expect_in_log("refused");
+    if (strstr(ep.log, "info string book"))
+        fail_msg("the long BookFile was cut short and loaded:\n%.2000s", ep.log);
+    ep_send(&ep, "setoption name Repetition Rule value %s", path);
+    sync_uci();
+    expect_in_log("refused");
+    /* a value of exactly 1023 characters is taken */
+    path[ENGINE_VALUE_MAX - 1] = 0;
+    ep_send(&ep, "setoption name BookFile value %s", path);
+    ep_send(&ep, "setoption name OwnBook value true");
+    ep_send(&ep, "position startpos");
+    ep_send(&ep, "go depth 3");
+    ep_want(&ep, "bestmove", WAIT_MS);
+    expect_in_log("info string book ");
+    if (strstr(ep.log, "refused"))
+        fail_msg("a value of 1023 characters refused:\n%.2000s", ep.log);
+    free(path);
+}
+
+static void test_long_option_values_ucci(void **state)
+{
+    (void)state;
+    char *path = long_book_path(1500);
+    ep_send(&ep, "setoption bookfiles %s", path);
+    sync_uci();
+    expect_in_log("refused");
+    ep.log[0] = 0;
+    ep_send(&ep, "setoption name BookFile value %s", path);
+    sync_uci();
+    expect_in_log("refused");
+    free(path);
+}
+
+static void test_long_option_values_xboard(void **state)
+{
+    (void)state;
+    char *path = long_book_path(1500);
+    ep_send(&ep, "option BookFile=%s", path);
+    sync_xboard(1);
+    expect_in_log("refused");
+    free(path);
+}
+
+/* BookFile empty (no value, an empty one, "<empty>"): no book, in UCI and
+ * UCCI, whatever OwnBook or usebook say after it; <built-in> brings the
+ * built-in book back. */
+static void book_or_search(const char *book_text, bool want_book)
+{
+    ep_send(&ep, "position startpos");
+    ep_send(&ep, "go depth 3");
+    ep_want(&ep, "bestmove", WAIT_MS);
+    if (want_book != (strstr(ep.log, book_text) != NULL))
+        fail_msg("expected %s:\n%.2000s", want_book ? "a book move" : "a search, no book", ep.log);
+}
+
+static void test_book_file_empty_uci(void **state)
+{
+    (void)state;
+    static const char *const empties[] = {"setoption name BookFile value", "setoption name BookFile",
+                                          "setoption name BookFile value <empty>"};
+    for (int i = 0; i < 3; i++) {
+        ep_send(&ep, "setoption name BookFile value <built-in>");
+        ep_send(&ep, "setoption name OwnBook value true");
+        book_or_search("info string book ", true);
+        ep_send(&ep, "%s", empties[i]);
+        ep_send(&ep, "setoption name OwnBook value true");
+        book_or_search("info string book ", false);
+    }
+}
+
+static void test_book_file_empty_ucci(void **state)
+{
+    (void)state;
+    ep_send(&ep, "setoption usebook true");
+    book_or_search("info message book ", true);
+    ep_send(&ep, "setoption bookfiles");
+    ep_send(&ep, "setoption usebook true");
+    book_or_search("info message book ", false);
+    ep_send(&ep, "setoption bookfiles <built-in>");
+    book_or_search("info message book ", true);
+    ep_send(&ep, "setoption bookfiles <empty>");
+    ep_send(&ep, "setoption usebook false");
+    ep_send(&ep, "setoption usebook true");
+    book_or_search("info message book ", false);
+}
+
+/* ---- control characters ---- */
+
+/* Bad lines full of ESC and BEL, in every protocol: the replies quote
+ * them (an option name, a value, a move, a path), never raw. */
+static void check_no_control(const char *hello, const char *session, const char *sync, const char *want)
+{
+    if (start_engine(hello))
+        fail_msg("cannot start the engine");
+    ep_send_raw(&ep, session, strlen(session));
+    ep_send(&ep, "%s", sync);
+    ep.log[0] = 0;
+    if (!ep_expect(&ep, want, WAIT_MS, ep.log, sizeof ep.log))
+        fail_msg("%s: no '%s'", hello, want);
+    for (const char *p = ep.log; *p; p++)
+        if (((unsigned char)*p < 32 && *p != '\n') || *p == 127)
+            fail_msg("%s: a control character (%d) in a reply:\n%.3000s", hello, *p, ep.log);
+    if (!strchr(ep.log, '?'))
+        fail_msg("%s: the bad lines were not answered:\n%.3000s", hello, ep.log);
+    ep_send(&ep, "quit");
+    ep_finish(&ep, WAIT_MS);
+}
+
+static void test_control_chars_echo(void **state)
+{
+    (void)state;
+    static const char bad[] = "setoption name Hash\x1b[2J value 1\x07x\n"
+                              "setoption name Hash value 9\x1bz\n"
+                              "setoption name \x1b" "BookFile value /no\x07ne\n"
+                              "setoption name BookFile value /x\x1by\n"
+                              "position fen rnb\x1bkabnr/9 w\n"
+                              "position startpos moves h2e2 \x1b[31m\n"
+                              "setoption name Repetition Rule value \x1bx\n"
+                              "go depth \x07\n";
+    check_no_control("uci", bad, "isready", "readyok");
+    static const char bad_ucci[] = "setoption hashsize \x07\n"
+                                   "setoption bookfiles /x\x1by\n"
+                                   "setoption usebook \x1b\n"
+                                   "banmoves \x1b\n"
+                                   "probe fen \x1b\n";
+    char both[1024];
+    snprintf(both, sizeof both, "%s%s", bad, bad_ucci);
+    check_no_control("ucci", both, "isready", "readyok");
+    check_no_control("xboard",
+                     "protover 2\nsetboard \x1b\nusermove \x1b\x07\noption Hash=\x1b\noption \x1b=1\n"
+                     "option BookFile=/x\x1by\nlevel \x1b\nsd \x07\nping \x1b\n",
+                     "ping 99", "pong 99");
+}
+
+/* ---- the command line ---- */
+
+/* Bad arguments: the usage on standard error, nothing on standard output,
+ * status 2, and nothing done (no book written). */
+static void test_cli_bad_arguments(void **state)
+{
+    (void)state;
+    static const char *const bad[] = {
+        "perft --suite tests/data/perft.txt --max-nodes -5",
+        "perft --suite tests/data/perft.txt --max-nodes",
+        "perft --suite tests/data/perft.txt --max-nodes x",
+        "perft --suite tests/data/perft.txt junk",
+        "perft --suite",
+        "perft 0",
+        "bench 3 --rule nope",
+        "bench --rule",
+        "bench 3 4",
+        "book build -o /tmp/chuhan-cli-test.book --min-score nan tests/data/ccpd-master-games.pgn.zst",
+        "book build -o /tmp/chuhan-cli-test.book --min-score 2 tests/data/ccpd-master-games.pgn.zst",
+        "book build -o /tmp/chuhan-cli-test.book --max-ply -1 tests/data/ccpd-master-games.pgn.zst",
+        "book build -o /tmp/chuhan-cli-test.book --min-score",
+        "book probe --book",
+        "perft 3 nofen",
+        "judge --rule nope startpos",
+        "judge --repeats x startpos",
+        "magics x",
+        "magics 1 2",
+        "pgn convert --to nope x",
+        "tune --nope",
+        "tune --epochs x y",
+        "match --games x",
+        "match --nope",
+        "smp 2 x",
+        "soak --games x",
+    };
+    char cmd[1024], out[4096];
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        unlink("/tmp/chuhan-cli-test.book");
+        snprintf(cmd, sizeof cmd, "{ %s %s 2>/dev/null; }", test_engine_path(), bad[i]);
+        int status = test_run(cmd, out, sizeof out);
+        if (status != 2 || out[0])
+            fail_msg("'%s': status %d, standard output '%.300s'", bad[i], status, out);
+        snprintf(cmd, sizeof cmd, "{ %s %s 2>&1 >/dev/null; }", test_engine_path(), bad[i]);
+        test_run(cmd, out, sizeof out);
+        if (!strstr(out, "usage: chuhan"))
+            fail_msg("'%s': no usage on standard error: '%.300s'", bad[i], out);
+        if (access("/tmp/chuhan-cli-test.book", F_OK) == 0)
+            fail_msg("'%s' wrote a book", bad[i]);
+    }
+}
+
+/* The tools write only a new file or a regular one: a device, a FIFO, a
+ * directory or a symbolic link named as the output is refused with the
+ * reason and left as it was (book build -o /dev/null once replaced the
+ * device with a file). */
+static void test_outputs_only_regular_files(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/chuhan-out-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char fifo[128], link[128], target[128], sub[128], fresh[128], regular[128], cmd[2048], out[4096];
+    snprintf(fifo, sizeof fifo, "%s/fifo", dir);
+    snprintf(link, sizeof link, "%s/link", dir);
+    snprintf(target, sizeof target, "%s/target", dir);
+    snprintf(sub, sizeof sub, "%s/sub", dir);
+    snprintf(fresh, sizeof fresh, "%s/new.book", dir);
+    snprintf(regular, sizeof regular, "%s/old.book", dir);
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    FILE *f = fopen(target, "w");
+    assert_non_null(f);
+    fputs("keep\n", f);
+    fclose(f);
+    assert_int_equal(symlink(target, link), 0);
+    assert_int_equal(mkdir(sub, 0700), 0);
+    f = fopen(regular, "w");
+    assert_non_null(f);
+    fputs("old\n", f);
+    fclose(f);
+    const char *refused[] = {"/dev/null", fifo, link, sub};
+    const char *pgn = test_data_path("ccpd-master-games.pgn.zst");
+    for (size_t i = 0; i < 4; i++) {
+        static const char *const tools[] = {"book build --max-ply 2 -o %s %s", "tune --epochs 1 -o %s %s"};
+        for (size_t t = 0; t < 2; t++) {
+            char args[600];
+            snprintf(args, sizeof args, tools[t], refused[i], pgn);
+            snprintf(cmd, sizeof cmd, "%s %s", test_engine_path(), args);
+            int status = test_run(cmd, out, sizeof out);
+            if (status == 0 || !strstr(out, "refused"))
+                fail_msg("'%s': status %d, '%.500s'", args, status, out);
+        }
+    }
+    /* match --pgn to a link: refused before any game */
+    snprintf(cmd, sizeof cmd, "%s match --engine cmd=%s --engine cmd=%s --each depth=1 --games 2 --pgn %s",
+             test_engine_path(), test_engine_path(), test_engine_path(), link);
+    if (test_run(cmd, out, sizeof out) == 0 || !strstr(out, "refused"))
+        fail_msg("match --pgn to a symbolic link: '%.500s'", out);
+    /* each left as it was */
+    struct stat st;
+    assert_int_equal(stat("/dev/null", &st), 0);
+    assert_true(S_ISCHR(st.st_mode));
+    assert_int_equal(lstat(fifo, &st), 0);
+    assert_true(S_ISFIFO(st.st_mode));
+    assert_int_equal(lstat(link, &st), 0);
+    assert_true(S_ISLNK(st.st_mode));
+    assert_int_equal(lstat(sub, &st), 0);
+    assert_true(S_ISDIR(st.st_mode));
+    f = fopen(target, "r");
+    assert_non_null(f);
+    assert_non_null(fgets(out, sizeof out, f));
+    fclose(f);
+    assert_string_equal(out, "keep\n");
+    /* a new path and a regular file are written (the latter replaced whole) */
+    const char *good[] = {fresh, regular};
+    for (size_t i = 0; i < 2; i++) {
+        snprintf(cmd, sizeof cmd, "%s book build --max-ply 2 -o %s %s", test_engine_path(), good[i], pgn);
+        if (test_run(cmd, out, sizeof out) != 0)
+            fail_msg("book build -o %s: '%.500s'", good[i], out);
+        assert_int_equal(lstat(good[i], &st), 0);
+        assert_true(S_ISREG(st.st_mode) && st.st_size > 100);
+    }
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 const struct CMUnitTest *limits_tests(size_t *count)
 {
     static const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_read_line),
+        cmocka_unit_test(test_cr_line_ends),
+        cmocka_unit_test(test_control_chars_echo),
+        cmocka_unit_test(test_cli_bad_arguments),
+        cmocka_unit_test(test_outputs_only_regular_files),
         cmocka_unit_test(test_time_manager_extremes),
+        cmocka_unit_test(test_overhead_fair_share),
+        cmocka_unit_test_setup_teardown(test_go_other_clock_uci, setup_uci, teardown),
+        cmocka_unit_test_setup_teardown(test_stop_before_depth_one, setup_uci, teardown),
         cmocka_unit_test(test_engine_api_limits),
         cmocka_unit_test_setup_teardown(test_long_line_uci, setup_uci, teardown),
         cmocka_unit_test_setup_teardown(test_long_line_ucci, setup_ucci, teardown),
@@ -768,6 +1198,11 @@ const struct CMUnitTest *limits_tests(size_t *count)
         cmocka_unit_test_setup_teardown(test_numbers_xboard, setup_xboard, teardown),
         cmocka_unit_test_setup_teardown(test_book_file_device, setup_uci, teardown),
         cmocka_unit_test_setup_teardown(test_book_file_fifo, setup_uci, teardown),
+        cmocka_unit_test_setup_teardown(test_long_option_values_uci, setup_uci, teardown),
+        cmocka_unit_test_setup_teardown(test_long_option_values_ucci, setup_ucci, teardown),
+        cmocka_unit_test_setup_teardown(test_long_option_values_xboard, setup_xboard, teardown),
+        cmocka_unit_test_setup_teardown(test_book_file_empty_uci, setup_uci, teardown),
+        cmocka_unit_test_setup_teardown(test_book_file_empty_ucci, setup_ucci, teardown),
     };
     *count = sizeof tests / sizeof tests[0];
     return tests;

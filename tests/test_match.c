@@ -708,6 +708,19 @@ static void test_match_flood(void **state)
                      TERM_ILLEGAL, "illegal move: zz99", 2, 0, 5000);
 }
 
+static void test_match_long_lines(void **state)
+{
+    (void)state;
+    /* lines over the 64 kB a line may have, one after another (one such
+     * pair crashed the runner), each read whole or in pieces: every one
+     * dropped, the move after them read (and refused) */
+    bad_engine_match("long-lines.sh",
+                     HANDSHAKE "    go*) for n in 70000 70000 100000 130000 65537 300000; do"
+                               " head -c $n /dev/zero | tr '\\000' x; echo; done;"
+                               " echo 'bestmove zz99';;\n  esac\ndone\n",
+                     TERM_ILLEGAL, "illegal move: zz99", 2, 0, 5000);
+}
+
 static void test_match_no_handshake(void **state)
 {
     (void)state;
@@ -790,6 +803,7 @@ const struct CMUnitTest *match_tests(size_t *count)
         cmocka_unit_test_setup_teardown(test_match_chatter, make_tmpdir, remove_tmpdir),
         cmocka_unit_test_setup_teardown(test_match_time_forfeit, make_tmpdir, remove_tmpdir),
         cmocka_unit_test_setup_teardown(test_match_flood, make_tmpdir, remove_tmpdir),
+        cmocka_unit_test_setup_teardown(test_match_long_lines, make_tmpdir, remove_tmpdir),
         cmocka_unit_test_setup_teardown(test_match_no_handshake, make_tmpdir, remove_tmpdir),
         cmocka_unit_test_setup_teardown(test_match_openings_file, make_tmpdir, remove_tmpdir),
     };

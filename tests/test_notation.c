@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <zstd.h>
 
 #include "engine/board/movegen.h"
@@ -15,8 +16,8 @@
 
 static Position pos;
 
-static const NotationFormat FORMATS[] = {NOTATION_UCI, NOTATION_ICCS, NOTATION_WXF, NOTATION_CHINESE,
-                                         NOTATION_CHINESE_SC};
+static const NotationFormat FORMATS[] = {NOTATION_UCI,     NOTATION_ICCS,       NOTATION_WXF,
+                                         NOTATION_CHINESE, NOTATION_CHINESE_SC, NOTATION_SAN};
 #define NFORMATS (sizeof FORMATS / sizeof FORMATS[0])
 
 /* Positions with like pieces sharing files (each also with Black to move). */
@@ -656,6 +657,105 @@ static void test_pgn_master_games(void **state)
     assert_true(same_text * 100 >= plies * 98);
 }
 
+
+/* ---- algebraic notation (SAN) of cutechess and Fairy-Stockfish ---- */
+
+static void expect_san(const char *fen, const char *uci, const char *san)
+{
+    char err[200], out[NOTATION_MAX];
+    set_fen(fen);
+    Move m = parse_move(&pos, uci, false);
+    assert_int_not_equal(m, MOVE_NONE);
+    assert_true(notation_write(&pos, m, NOTATION_SAN, out));
+    assert_string_equal(out, san);
+    if (notation_read(&pos, san, NOTATION_AUTO, err, sizeof err) != m)
+        fail_msg("'%s' does not read back as %s: %s", san, uci, err);
+}
+
+static void test_notation_san(void **state)
+{
+    (void)state;
+    expect_san(START_FEN, "h2e2", "Che3"); /* both cannons reach e3 */
+    expect_san(START_FEN, "b0c2", "Nc3");
+    expect_san(START_FEN, "c3c4", "c5");
+    expect_san(START_FEN, "g0e2", "Bge3"); /* both elephants reach e3 */
+    expect_san("r2k5/9/9/9/9/9/9/9/9/R3K4 w - - 0 1", "a0a9", "Rxa10+");
+    expect_san("3k5/8R/9/9/9/9/9/9/9/R3K4 w - - 0 1", "a0a9", "Ra10#");
+    char err[200];
+    set_fen(START_FEN);
+    /* the other readings: E and H, P, the long form, a needless file */
+    assert_int_equal(notation_read(&pos, "Hc3", NOTATION_SAN, err, sizeof err), parse_move(&pos, "b0c2", false));
+    assert_int_equal(notation_read(&pos, "Pc5", NOTATION_SAN, err, sizeof err), parse_move(&pos, "c3c4", false));
+    assert_int_equal(notation_read(&pos, "Ch3-e3", NOTATION_AUTO, err, sizeof err), parse_move(&pos, "h2e2", false));
+    assert_int_equal(notation_read(&pos, "Ege3", NOTATION_AUTO, err, sizeof err), parse_move(&pos, "g0e2", false));
+    /* refused, saying why */
+    assert_int_equal(notation_read(&pos, "Ce3", NOTATION_SAN, err, sizeof err), MOVE_NONE);
+    assert_non_null(strstr(err, "fits 2 legal moves"));
+    assert_int_equal(notation_read(&pos, "Re5", NOTATION_SAN, err, sizeof err), MOVE_NONE);
+    assert_non_null(strstr(err, "not a legal move"));
+    assert_int_equal(notation_read(&pos, "Ce11", NOTATION_SAN, err, sizeof err), MOVE_NONE);
+}
+
+/* The move tokens of the first record of a PGN file (or text). */
+static int pgn_tokens(const char *path, const char *text, char tokens[][NOTATION_MAX], int max, int *plies)
+{
+    char err[256];
+    PgnReader *r = path ? pgn_open_file(path, PGN_ENC_AUTO, err, sizeof err)
+                        : pgn_open_memory(text, strlen(text), PGN_ENC_AUTO, err, sizeof err);
+    if (!r)
+        fail_msg("%s", err);
+    const PgnGame *g;
+    assert_int_equal(pgn_next(r, &g, err, sizeof err), 1);
+    static Position p;
+    static Move moves[MAX_GAME_PLY];
+    if (pgn_replay(g, &p, moves, MAX_GAME_PLY, plies, err, sizeof err) != PGN_OK)
+        fail_msg("%s", err);
+    int n = g->nmoves < max ? g->nmoves : max;
+    for (int i = 0; i < n; i++)
+        snprintf(tokens[i], NOTATION_MAX, "%s", g->moves[i]);
+    pgn_close(r);
+    return n;
+}
+
+/* A cutechess PGN ([Variant "xiangqi"], SAN with ranks 1-10, comments)
+ * reads, and pgn convert --to san writes its moves back as they were,
+ * directly and by way of UCI. */
+static void test_pgn_cutechess_san_roundtrip(void **state)
+{
+    (void)state;
+    static char in[MAX_GAME_PLY][NOTATION_MAX], back[MAX_GAME_PLY][NOTATION_MAX];
+    static char out[1 << 17], uci[1 << 17];
+    const char *fixture = test_data_path("cutechess-xiangqi.pgn");
+    int plies = 0, plies2 = 0;
+    int n = pgn_tokens(fixture, NULL, in, MAX_GAME_PLY, &plies);
+    assert_int_equal(n, 109);
+    assert_int_equal(plies, 109);
+    assert_string_equal(in[0], "Che3");
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "(%s pgn convert --to san %s 2>/dev/null)", test_engine_path(), fixture);
+    assert_int_equal(test_run(cmd, out, sizeof out), 0);
+    assert_non_null(strstr(out, "[Variant \"xiangqi\"]"));
+    assert_int_equal(pgn_tokens(NULL, out, back, MAX_GAME_PLY, &plies2), n);
+    for (int i = 0; i < n; i++)
+        if (strcmp(in[i], back[i]))
+            fail_msg("move %d: '%s' written back as '%s'", i + 1, in[i], back[i]);
+    /* to UCI and back */
+    char tmp[] = "/tmp/chuhan-san-XXXXXX";
+    int fd = mkstemp(tmp);
+    assert_true(fd >= 0);
+    snprintf(cmd, sizeof cmd, "(%s pgn convert --to uci %s 2>/dev/null)", test_engine_path(), fixture);
+    assert_int_equal(test_run(cmd, uci, sizeof uci), 0);
+    assert_non_null(strstr(uci, "1. h2e2 h9g7"));
+    assert_int_equal(write(fd, uci, strlen(uci)), (ssize_t)strlen(uci));
+    close(fd);
+    snprintf(cmd, sizeof cmd, "(%s pgn convert --to san %s 2>/dev/null)", test_engine_path(), tmp);
+    assert_int_equal(test_run(cmd, out, sizeof out), 0);
+    unlink(tmp);
+    assert_int_equal(pgn_tokens(NULL, out, back, MAX_GAME_PLY, &plies2), n);
+    for (int i = 0; i < n; i++)
+        assert_string_equal(in[i], back[i]);
+}
+
 const struct CMUnitTest *notation_tests(size_t *count)
 {
     static const struct CMUnitTest tests[] = {
@@ -670,6 +770,8 @@ const struct CMUnitTest *notation_tests(size_t *count)
         cmocka_unit_test(test_pgn_tokens),
         cmocka_unit_test(test_pgn_zstd),
         cmocka_unit_test(test_pgn_master_games),
+        cmocka_unit_test(test_notation_san),
+        cmocka_unit_test(test_pgn_cutechess_san_roundtrip),
     };
     *count = sizeof tests / sizeof tests[0];
     return tests;

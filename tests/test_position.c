@@ -48,6 +48,17 @@ static void test_accepted_forms(void **state)
     assert_string_equal(fen, "4k4/9/9/9/9/9/9/9/9/3K5 b - - 37 20");
     assert_int_equal(pos_state(&pos)->rule60, 37);
     assert_int_equal(pos_game_ply(&pos), 39);
+    /* every point a pawn can reach: its starting points, the same files a
+     * rank on, and anywhere across the river */
+    static const char *const pawn_points[] = {
+        "4k4/9/9/9/9/9/P1P1P1P1P/9/9/3K5 w", "4k4/9/9/9/9/P1P1P1P1P/9/9/9/3K5 w",
+        "4k4/9/9/9/PPPPP4/9/9/9/9/3K5 w",    "1PPP1k3/9/9/9/9/9/9/9/9/3K5 w",
+        "4k4/9/9/p1p1p1p1p/9/9/9/9/9/3K5 w", "4k4/9/9/9/p1p1p1p1p/9/9/9/9/3K5 w",
+        "4k4/9/9/9/9/ppppp4/9/9/9/3K5 w",    "4k4/9/9/9/9/9/9/9/9/ppp2K3 w",
+    };
+    for (size_t i = 0; i < sizeof pawn_points / sizeof pawn_points[0]; i++)
+        if (!pos_set_fen(&pos, pawn_points[i], err, sizeof err))
+            fail_msg("FEN '%s' refused: %s", pawn_points[i], err);
 }
 
 static void test_round_trip_perft_positions(void **state)
@@ -97,7 +108,7 @@ static const BadFen BAD[] = {
     {"rnba1abnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w", "black has no king"},
     {"4k4/9/9/9/9/9/9/9/4K4/3K5 w", "red has 2 kings"},
     {"4k4/9/9/9/9/9/9/9/R8/RR1K5 w", "red has 3 rooks"},
-    {"4k4/9/9/9/9/PPPPP4/P8/9/9/3K5 w", "red has 6 pawns"},
+    {"4k4/9/9/PPPPP4/P8/9/9/9/9/3K5 w", "red has 6 pawns"},
     {"4k4/9/9/9/9/9/9/9/C8/CC1K5 w", "red has 3 cannons"},
     {"3nk4/9/9/9/9/9/9/9/9/3K1nn2 w", "black has 3 horses"},
     {"3ak4/4a4/5a3/9/9/9/9/9/9/3K5 w", "black has 3 advisors"},
@@ -109,8 +120,15 @@ static const BadFen BAD[] = {
     {"4k4/9/9/9/9/9/9/A8/9/3K5 w", "red advisor on a2 is outside its palace"},
     {"4k4/9/9/9/4B4/9/9/9/9/3K5 w", "red elephant on e5 has crossed the river"},
     {"4k4/9/9/9/9/4b4/9/9/9/3K5 w", "black elephant on e4 has crossed the river"},
-    {"4k4/9/9/9/9/9/9/9/9/2PK5 w", "red pawn on c0 stands on its own back rank"},
-    {"p3k4/9/9/9/9/9/9/9/9/3K5 w", "black pawn on a9 stands on its own back rank"},
+    {"4k4/9/9/9/9/9/9/9/9/2PK5 w", "red pawn on c0 stands behind its starting rank"},
+    {"p3k4/9/9/9/9/9/9/9/9/3K5 w", "black pawn on a9 stands behind its starting rank"},
+    {"4k4/9/9/9/9/9/9/9/P8/3K5 w", "red pawn on a1 stands behind its starting rank"},
+    {"4k4/9/9/9/9/9/9/8P/9/3K5 w", "red pawn on i2 stands behind its starting rank"},
+    {"4k4/9/8p/9/9/9/9/9/9/3K5 w", "black pawn on i7 stands behind its starting rank"},
+    {"4k4/9/9/9/9/9/1P7/9/9/3K5 w", "red pawn on b3: a pawn this side of the river"},
+    {"4k4/9/9/9/9/7P1/9/9/9/3K5 w", "red pawn on h4: a pawn this side of the river"},
+    {"4k4/9/9/3p5/9/9/9/9/9/3K5 w", "black pawn on d6: a pawn this side of the river"},
+    {"4k4/9/9/9/5p3/9/9/9/9/3K5 w", "black pawn on f5: a pawn this side of the river"},
     {"4k4/9/9/9/9/9/9/9/9/4K4 w", "the kings face each other on the e-file"},
     {"4k4/9/9/9/9/9/9/9/4R4/3K5 w", "black is in check but it is red's move"},
     {"3k5/9/9/9/9/9/9/9/4r4/4K4 b", "red is in check but it is black's move"},

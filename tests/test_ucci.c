@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "engine/board/movegen.h"
 #include "pipe.h"
@@ -357,6 +358,39 @@ static void test_ucci_malformed(void **state)
 }
 
 /* The first command picks the protocol: anything but ucci and xboard is UCI. */
+
+/* Debug Log File in UCCI's words (debuglogfile): refused with the reason,
+ * then every line in and out until it is turned off. */
+static void test_ucci_debug_log(void **state)
+{
+    (void)state;
+    ep_send(&ep, "setoption debuglogfile /nonexistent-chuhan-dir/x.log");
+    ep_send(&ep, "isready");
+    ep_want(&ep, "readyok", 5000);
+    assert_true(log_has_line(ep.log, "info message setoption debuglogfile: Debug Log File: cannot open "
+                                     "'/nonexistent-chuhan-dir/x.log': No such file or directory"));
+    char path[] = "/tmp/chuhan-debug-log-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    ep_send(&ep, "setoption debuglogfile %s", path);
+    ep_send(&ep, "position fen %s", ROOK_FEN);
+    ep_send(&ep, "go depth 3");
+    ep_want(&ep, "bestmove", 20000);
+    static char got[1 << 16], in[1 << 16], out[1 << 16];
+    snprintf(got, sizeof got, "%s", ep.log);
+    ep_send(&ep, "setoption debuglogfile");
+    ep_send(&ep, "isready");
+    ep_want(&ep, "readyok", 5000);
+    dlog_split(path, in, sizeof in, out, sizeof out);
+    unlink(path);
+    char want_in[256];
+    snprintf(want_in, sizeof want_in, "position fen %s\ngo depth 3\nsetoption debuglogfile\n", ROOK_FEN);
+    assert_string_equal(in, want_in);
+    assert_string_equal(out, got);
+    assert_non_null(strstr(out, "bestmove a0a4"));
+}
+
 static void test_protocol_dispatch(void **state)
 {
     (void)state;
@@ -388,6 +422,7 @@ const struct CMUnitTest *ucci_tests(size_t *count)
         cmocka_unit_test_setup_teardown(test_ucci_no_move_depth0_and_idle_stop, setup, teardown),
         cmocka_unit_test_setup_teardown(test_ucci_quit_bye, setup, teardown),
         cmocka_unit_test_setup_teardown(test_ucci_malformed, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_ucci_debug_log, setup, teardown),
         cmocka_unit_test_setup_teardown(test_protocol_dispatch, setup, teardown),
     };
     *count = sizeof tests / sizeof tests[0];

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "engine/board/movegen.h"
 #include "pipe.h"
@@ -51,7 +52,8 @@ static void test_handshake(void **state)
     assert_non_null(strstr(ep.log, "id name Chuhan"));
     static const char *const options[] = {"Threads", "Hash", "Clear Hash", "MultiPV", "Ponder", "Move Overhead",
                                           "UCI_ShowWDL", "Repetition Rule", "Sixty Move Rule", "OwnBook",
-                                          "BookFile", "BookDepth", "BookVariety"};
+                                          "BookFile", "BookDepth", "BookVariety", "Skill Level",
+                                          "UCI_LimitStrength", "UCI_Elo", "Debug Log File"};
     for (size_t i = 0; i < sizeof options / sizeof options[0]; i++) {
         char want[64];
         snprintf(want, sizeof want, "option name %s type", options[i]);
@@ -386,6 +388,50 @@ static void test_uci_variant(void **state)
     assert_best_ponder(ep_want(&ep, "bestmove", 5000), "d10d9", true);
 }
 
+
+/* Debug Log File: a file that cannot be opened is refused with the reason;
+ * one that can holds every line of the session, in and out, exactly, each
+ * with its time and direction; an empty name turns it off. */
+static void test_debug_log(void **state)
+{
+    (void)state;
+    ep_send(&ep, "setoption name Debug Log File value /nonexistent-chuhan-dir/x.log");
+    ep_send(&ep, "isready");
+    ep_want(&ep, "readyok", 5000);
+    assert_true(log_has_line(ep.log, "info string Debug Log File: cannot open '/nonexistent-chuhan-dir/x.log': "
+                                     "No such file or directory"));
+    char path[] = "/tmp/chuhan-debug-log-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    ep_send(&ep, "setoption name Debug Log File value %s", path);
+    static const char *const script[] = {"isready", "ucinewgame", "position startpos moves h2e2 h9g7", "",
+                                         "go depth 3", "frobnicate", "isready", "setoption name MultiPV value 2",
+                                         "go depth 2", "setoption name Debug Log File value"};
+    static char got[1 << 16], want_in[4096], in[1 << 16], out[1 << 16];
+    got[0] = want_in[0] = 0;
+    size_t n = sizeof script / sizeof script[0];
+    for (size_t i = 0; i < n; i++) {
+        ep_send(&ep, "%s", script[i]);
+        size_t used = strlen(want_in);
+        snprintf(want_in + used, sizeof want_in - used, "%s\n", script[i]);
+        const char *until = !strcmp(script[i], "isready") ? "readyok" : !strncmp(script[i], "go", 2) ? "bestmove" : NULL;
+        if (until && !ep_expect(&ep, until, 20000, got, sizeof got))
+            fail_msg("no %s; got:\n%s", until, got);
+    }
+    /* the log is off: this is not in it */
+    ep_send(&ep, "isready");
+    ep_want(&ep, "readyok", 5000);
+    dlog_split(path, in, sizeof in, out, sizeof out);
+    unlink(path);
+    if (strcmp(in, want_in))
+        fail_msg("lines read, logged:\n%s\nsent:\n%s", in, want_in);
+    if (strcmp(out, got))
+        fail_msg("lines written, logged:\n%s\nread by the GUI:\n%s", out, got);
+    assert_non_null(strstr(out, "info string unknown command 'frobnicate'\n"));
+    assert_non_null(strstr(out, " multipv 2 "));
+}
+
 const struct CMUnitTest *uci_tests(size_t *count)
 {
     static const struct CMUnitTest tests[] = {
@@ -402,6 +448,7 @@ const struct CMUnitTest *uci_tests(size_t *count)
         cmocka_unit_test_setup_teardown(test_long_game_position, setup, teardown),
         cmocka_unit_test_setup_teardown(test_book_moves, setup_with_book, teardown),
         cmocka_unit_test_setup_teardown(test_uci_variant, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_debug_log, setup, teardown),
     };
     *count = sizeof tests / sizeof tests[0];
     return tests;

@@ -89,6 +89,62 @@ static void test_text_printable(void **state)
     assert_string_equal(text_printable(buf, sizeof buf, "\x7f"), "?");
 }
 
+/* Lines too long for the reader, arriving whole or in pieces, one after
+ * another: each is dropped whole, the lines around them come out, and
+ * nothing is written past the line buffer (a line over PROC_LINE_MAX that
+ * arrived whole was once copied into it). */
+static void test_proc_lines_long(void **state)
+{
+    (void)state;
+    static struct {
+        ProcLines l;
+        char guard[PROC_LINE_MAX];
+    } r;
+    static char stream[600000];
+    size_t len = 0;
+    static const size_t longs[] = {70000, PROC_LINE_MAX + 1, 100000, 130000, 300000, 70000};
+    len += (size_t)sprintf(stream + len, "first\n");
+    for (size_t k = 0; k < sizeof longs / sizeof longs[0]; k++) {
+        memset(stream + len, 'a' + (int)k, longs[k]);
+        len += longs[k];
+        len += (size_t)sprintf(stream + len, "\nkept %zu\r\n", k);
+    }
+    /* read in pieces of every size: whole at once, as a pipe gives them (64 kB), small */
+    static const size_t pieces[] = {sizeof stream, 65536, 70001, 4096, 7};
+    for (size_t p = 0; p < sizeof pieces / sizeof pieces[0]; p++) {
+        proc_lines_reset(&r.l);
+        memset(r.guard, 0x5a, sizeof r.guard);
+        size_t fed = 0;
+        int got = 0;
+        char want[32];
+        for (;;) {
+            while (proc_lines_next(&r.l)) {
+                if (got == 0)
+                    snprintf(want, sizeof want, "first");
+                else
+                    snprintf(want, sizeof want, "kept %d", got - 1);
+                if (strcmp(r.l.line, want))
+                    fail_msg("pieces of %zu: line %d is '%.40s', not '%s'", pieces[p], got, r.l.line, want);
+                got++;
+            }
+            if (fed == len)
+                break;
+            size_t room;
+            char *at = proc_lines_room(&r.l, &room);
+            assert_true(room > 0);
+            size_t n = len - fed < room ? len - fed : room;
+            n = n < pieces[p] ? n : pieces[p];
+            memcpy(at, stream + fed, n);
+            proc_lines_added(&r.l, n);
+            fed += n;
+        }
+        assert_int_equal(got, 1 + (int)(sizeof longs / sizeof longs[0]));
+        for (size_t i = 0; i < sizeof r.guard; i++)
+            if (r.guard[i] != 0x5a)
+                fail_msg("pieces of %zu: the reader wrote %zu bytes past its line buffer", pieces[p], i + 1);
+    }
+}
+
 /* A child process: lines within their deadline, a line too long dropped
  * whole, a silent child timed out, its end seen, how it ended. */
 static void test_proc(void **state)
@@ -104,13 +160,13 @@ static void test_proc(void **state)
         fail_msg("%s", err);
     int64_t soon = now_ms() + 5000;
     assert_int_equal(proc_read_line(&p, soon), 1);
-    assert_string_equal(p.line, "one");
+    assert_string_equal(p.out.line, "one");
     assert_int_equal(proc_read_line(&p, soon), 1); /* the long line is gone */
-    assert_string_equal(p.line, "two");
+    assert_string_equal(p.out.line, "two");
     assert_int_equal(proc_read_line(&p, now_ms() + 100), 0); /* it waits for us */
     assert_true(proc_write(&p, "hello\n", 6, 1000));
     assert_int_equal(proc_read_line(&p, soon), 1);
-    assert_string_equal(p.line, "got hello");
+    assert_string_equal(p.out.line, "got hello");
     assert_false(proc_wait(&p, now_ms() + 50)); /* it sleeps */
     proc_kill(&p);
     assert_false(proc_alive(&p));
@@ -137,6 +193,7 @@ const struct CMUnitTest *util_tests(size_t *count)
         cmocka_unit_test(test_num_parse),
         cmocka_unit_test(test_rng),
         cmocka_unit_test(test_text_printable),
+        cmocka_unit_test(test_proc_lines_long),
         cmocka_unit_test(test_proc),
     };
     *count = sizeof tests / sizeof tests[0];

@@ -126,8 +126,12 @@ int magic_generate(uint64_t seed, FILE *out)
 int magic_cli(int argc, char **argv)
 {
     uint64_t seed = 20261129;
-    if (argc > 0 && !num_parse_u64(argv[0], &seed)) {
-        fprintf(stderr, "magics: the seed must be a number, not '%s'\n", argv[0]);
+    if (argc > 1 || (argc > 0 && !num_parse_u64(argv[0], &seed))) {
+        if (argc > 1)
+            fprintf(stderr, "magics: one seed only\n");
+        else
+            fprintf(stderr, "magics: the seed must be a number, not '%s'\n", argv[0]);
+        fprintf(stderr, "usage: chuhan magics [SEED]\n");
         return 2;
     }
     return magic_generate(seed, stdout) ? 1 : 0;

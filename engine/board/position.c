@@ -350,10 +350,11 @@ static bool read_number(const char *tok, long max, long *out)
 
 /* Check that the placement on board[] is one the move rules can work with:
  * kings and advisors in their palace, elephants on their side of the river,
- * no pawn on its own back rank, no more pieces than a side owns.  Advisors
- * and elephants off their usual points and pawns a rank behind their start
- * are accepted: published perft suites and rule-book diagrams use them (an
- * advisor on d1 in mcr_horsecheck, a black pawn on i7 in WXF diagram 71). */
+ * pawns only on points a pawn can reach, no more pieces than a side owns.
+ * Advisors and elephants off their usual points (inside that area) are
+ * accepted: published perft suites use them (an advisor on d1 in
+ * mcr_horsecheck).  No perft suite or rule case in tests/data needs a pawn
+ * on a point it cannot reach. */
 static bool validate_placement(const uint8_t board[SQUARE_NB], char *err, size_t errlen)
 {
     static const int MAX_COUNT[PIECE_TYPE_NB] = {0, 5, 2, 2, 2, 2, 2, 1};
@@ -381,10 +382,19 @@ static bool validate_placement(const uint8_t board[SQUARE_NB], char *err, size_t
             if (!bb_test(HalfBB[c], s))
                 return err_set(err, errlen, "%s elephant on %s has crossed the river", COLOR_NAMES[c], name);
             break;
-        case PAWN:
-            if (bb_test(RankBB[c == RED ? 0 : 9], s))
-                return err_set(err, errlen, "%s pawn on %s stands on its own back rank", COLOR_NAMES[c], name);
+        case PAWN: {
+            /* A pawn starts on its third rank on files a, c, e, g, i and
+             * goes only forward until it crosses the river: it can never
+             * stand behind that rank, nor on b, d, f or h on this side. */
+            int rank = sq_rank(s), file = sq_file(s);
+            int ahead = c == RED ? rank : 9 - rank; /* 0: its own back rank */
+            if (ahead < 3)
+                return err_set(err, errlen, "%s pawn on %s stands behind its starting rank", COLOR_NAMES[c], name);
+            if (ahead < 5 && file % 2)
+                return err_set(err, errlen, "%s pawn on %s: a pawn this side of the river is only on files a, c, e, g and i",
+                               COLOR_NAMES[c], name);
             break;
+        }
         default:
             break;
         }

@@ -287,6 +287,9 @@ static void *game_thread(void *arg)
         x->inbox_full = false;
         pthread_cond_signal(&x->space);
         pthread_mutex_unlock(&x->lock);
+        /* logged as served, after the lines before it took effect (one
+         * may be the Debug Log File option) */
+        out_log_in(x->out, x->work);
         if (too_long) {
             snprintf(x->echo, sizeof x->echo, "(a line of more than %d bytes)", LINE_MAX_BYTES - 1);
             cecp_error(x, "line too long");
@@ -351,6 +354,7 @@ int cecp_serve(FILE *in, Output *out, const char *first_line)
         out_line(out, "tellusererror cannot start the engine: %s", x->engine ? "no thread" : err);
         engine_free(x->engine);
     } else {
+        out_set_log(out, engine_debug_log(x->engine));
         /* This thread reads; the first line may have been read already. */
         snprintf(x->rbuf, LINE_MAX_BYTES, "%s", first_line ? first_line : "");
         bool too_long = false, have = first_line != NULL;
@@ -381,11 +385,15 @@ int cecp_serve(FILE *in, Output *out, const char *first_line)
                 break;
         }
         pthread_join(game, NULL);
+        engine_stop(x->engine);
+        engine_wait(x->engine);
+        out_set_log(out, NULL);
         engine_free(x->engine);
     }
     pthread_cond_destroy(&x->space);
     pthread_cond_destroy(&x->wake);
     pthread_mutex_destroy(&x->lock);
+    free(x->pongs);
     free(x->rbuf);
     free(x->inbox);
     free(x->work);

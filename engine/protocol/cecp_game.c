@@ -215,7 +215,7 @@ void game_flush_pongs(Cecp *x)
 {
     if (atomic_load(&x->kind) == S_THINK)
         return;
-    for (int i = 0; i < x->npongs; i++)
+    for (size_t i = 0; i < x->npongs; i++)
         out_line(x->out, "pong %s", x->pongs[i]);
     x->npongs = 0;
 }
@@ -376,12 +376,20 @@ void game_move_now(Cecp *x)
 
 void game_ping(Cecp *x, const char *id)
 {
-    /* while the engine thinks on its move, the pong waits for the move */
-    int room = (int)(sizeof x->pongs / sizeof x->pongs[0]);
-    if (atomic_load(&x->kind) == S_THINK && x->npongs == room)
-        move_now(x);
-    if (x->npongs < room)
-        text_printable(x->pongs[x->npongs++], sizeof x->pongs[0], id);
+    /* while the engine thinks on its move, the pong waits for the move:
+     * every one of them, however many, and the search is left alone */
+    if (x->npongs == x->cap_pongs) {
+        size_t cap = x->cap_pongs ? 2 * x->cap_pongs : 16;
+        void *more = realloc(x->pongs, cap * sizeof x->pongs[0]);
+        if (!more) { /* out of memory: answered now rather than never */
+            char text[sizeof x->pongs[0]];
+            out_line(x->out, "pong %s", text_printable(text, sizeof text, id));
+            return;
+        }
+        x->pongs = more;
+        x->cap_pongs = cap;
+    }
+    text_printable(x->pongs[x->npongs++], sizeof x->pongs[0], id);
 }
 
 void game_over(Cecp *x)

@@ -47,8 +47,8 @@ typedef struct {
     int64_t think_start;
     CecpClock clock;
     Position *scratch; /* a copy of the game for the rules */
-    char pongs[16][24]; /* pings answered once the engine's move is out */
-    int npongs;
+    char (*pongs)[24]; /* pings answered once the engine's move is out, */
+    size_t npongs, cap_pongs; /* as many as come: none dropped, none forcing the move */
     char *tok[MAX_TOKENS]; /* the words of the line being served */
     char echo[80];         /* the command line, for error messages */
 } Cecp;

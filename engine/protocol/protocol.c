@@ -11,21 +11,57 @@
 void out_init(Output *out, FILE *f)
 {
     out->f = f;
+    out->log = NULL;
     pthread_mutex_init(&out->lock, NULL);
 }
 
 void out_destroy(Output *out) { pthread_mutex_destroy(&out->lock); }
 
+void out_set_log(Output *out, DebugLog *log)
+{
+    pthread_mutex_lock(&out->lock);
+    out->log = log;
+    pthread_mutex_unlock(&out->lock);
+}
+
+void out_log_in(Output *out, const char *line)
+{
+    pthread_mutex_lock(&out->lock);
+    if (out->log)
+        dlog_line(out->log, true, line);
+    pthread_mutex_unlock(&out->lock);
+}
+
 void out_line(Output *out, const char *fmt, ...)
 {
+    /* Every line goes out through text_clean: whatever of the input a
+     * message quotes (a bad option name, a move, a path, an engine's
+     * error), no control character reaches the GUI's console. */
+    char small[1024], *line = small;
     va_list ap;
-    pthread_mutex_lock(&out->lock);
     va_start(ap, fmt);
-    vfprintf(out->f, fmt, ap);
+    int n = vsnprintf(small, sizeof small, fmt, ap);
     va_end(ap);
+    if (n >= (int)sizeof small) {
+        line = malloc((size_t)n + 1);
+        if (line) {
+            va_start(ap, fmt);
+            vsnprintf(line, (size_t)n + 1, fmt, ap);
+            va_end(ap);
+        } else {
+            line = small; /* out of memory: the line cut short */
+        }
+    }
+    text_clean(line);
+    pthread_mutex_lock(&out->lock);
+    fputs(line, out->f);
     fputc('\n', out->f);
     fflush(out->f);
+    if (out->log)
+        dlog_line(out->log, false, line);
     pthread_mutex_unlock(&out->lock);
+    if (line != small)
+        free(line);
 }
 
 bool proto_read_line(FILE *in, char *buf, size_t cap, bool *too_long)
@@ -36,7 +72,10 @@ bool proto_read_line(FILE *in, char *buf, size_t cap, bool *too_long)
     *too_long = false;
     while ((ch = getc(in)) != EOF) {
         any = true;
-        if (ch == '\n')
+        /* CR, LF and CR LF all end a line (the LF of a CR LF then ends an
+         * empty one, which every reader skips): waiting to see whether an
+         * LF follows a CR would block on a GUI that sends CR alone */
+        if (ch == '\n' || ch == '\r')
             break;
         if (ch == '\0')
             continue;
@@ -45,8 +84,6 @@ bool proto_read_line(FILE *in, char *buf, size_t cap, bool *too_long)
         else
             *too_long = true;
     }
-    if (n && buf[n - 1] == '\r')
-        n--;
     buf[n] = 0;
     return any;
 }
@@ -92,6 +129,7 @@ int in_next(Input *in)
         } else if (!proto_read_line(in->f, in->line, LINE_MAX_BYTES, &too_long)) {
             return 0;
         }
+        out_log_in(in->out, in->line);
         if (too_long) {
             out_line(in->out, "%s input line longer than %d bytes ignored", in->refusal, LINE_MAX_BYTES - 1);
             continue;
@@ -104,12 +142,16 @@ int in_next(Input *in)
     }
 }
 
-void proto_join(char **tok, int from, int to, char *out, size_t len)
+bool proto_join(char **tok, int from, int to, char *out, size_t len)
 {
     size_t used = 0;
     out[0] = 0;
-    for (int i = from; i < to && used < len; i++)
+    for (int i = from; i < to; i++) {
+        if (used >= len)
+            return false;
         used += (size_t)snprintf(out + used, len - used, "%s%s", i > from ? " " : "", tok[i]);
+    }
+    return used < len;
 }
 
 static bool word_is(const char *word, const char *keyword, bool nocase)
@@ -129,7 +171,10 @@ bool proto_position_words(char **tok, int n, int start, bool nocase, char *fen, 
         int first = ++i;
         while (i < n && !word_is(tok[i], "moves", nocase))
             i++;
-        proto_join(tok, first, i, fen, fenlen);
+        if (!proto_join(tok, first, i, fen, fenlen)) {
+            snprintf(err, errlen, "the FEN is too long");
+            return false;
+        }
         if (!*fen) {
             snprintf(err, errlen, "'fen' needs a FEN");
             return false;
@@ -151,17 +196,17 @@ bool proto_position_words(char **tok, int n, int start, bool nocase, char *fen, 
     return true;
 }
 
-bool proto_option_words(char **tok, int n, int start, bool nocase, char *name, size_t namelen, char *value,
-                        size_t valuelen, bool *has_value)
+int proto_option_words(char **tok, int n, int start, bool nocase, char *name, size_t namelen, char *value,
+                       size_t valuelen, bool *has_value)
 {
     int i = start;
     int first = i;
     while (i < n && !word_is(tok[i], "value", nocase))
         i++;
-    proto_join(tok, first, i, name, namelen);
+    bool fits = proto_join(tok, first, i, name, namelen);
     *has_value = i < n;
-    proto_join(tok, i + 1, n, value, valuelen);
-    return *name != 0;
+    fits &= proto_join(tok, i + 1, n, value, valuelen);
+    return !fits ? -1 : *name != 0;
 }
 
 bool proto_go_number(Output *out, const char *refusal, char **tok, int n, int *i, int64_t min, int64_t max,

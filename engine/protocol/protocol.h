@@ -18,14 +18,23 @@
 typedef struct {
     FILE *f;
     pthread_mutex_t lock;
+    DebugLog *log; /* NULL: none (the engine's, while it lives) */
 } Output;
 
 void out_init(Output *out, FILE *f);
 void out_destroy(Output *out);
-/* One whole line (a newline is added), written and flushed under the lock. */
+/* Log every line written, and read (in_next, out_log_in), to log (NULL:
+ * stop logging: before the engine that owns it is freed). */
+void out_set_log(Output *out, DebugLog *log);
+/* A line read by the front-end, to the log. */
+void out_log_in(Output *out, const char *line);
+/* One whole line (a newline is added), its control characters as '?' (text_clean:
+ * what a message quotes of the input cannot reach the GUI raw), written and
+ * flushed under the lock. */
 void out_line(Output *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* Read a line without its end-of-line into buf.  False at end of input.  A
+/* Read a line without its end-of-line (CR, LF or CR LF; the LF of a CR LF
+ * ends an empty line) into buf.  False at end of input.  A
  * line longer than cap - 1 bytes is cut there, the rest is skipped and
  * *too_long set; NUL bytes are dropped. */
 bool proto_read_line(FILE *in, char *buf, size_t cap, bool *too_long);
@@ -51,8 +60,9 @@ void in_close(Input *in);
  * with in->refusal) and skipped, as are empty lines. */
 int in_next(Input *in);
 
-/* tok[from .. to) joined by single spaces into out (cut at len). */
-void proto_join(char **tok, int from, int to, char *out, size_t len);
+/* tok[from .. to) joined by single spaces into out; false when it had to
+ * be cut to fit len. */
+bool proto_join(char **tok, int from, int to, char *out, size_t len);
 
 /* "startpos [moves ...]" or "fen <FEN> [moves ...]" from tok[start]
  * (keywords in any case when nocase): the FEN into fen (*fenp NULL for the
@@ -62,10 +72,11 @@ bool proto_position_words(char **tok, int n, int start, bool nocase, char *fen, 
                           int *moves_at, char *err, size_t errlen);
 
 /* "<name words> [value <value words>]" from tok[start], after the word
- * "name" (the keyword in any case when nocase): false when no name is
- * given. */
-bool proto_option_words(char **tok, int n, int start, bool nocase, char *name, size_t namelen, char *value,
-                        size_t valuelen, bool *has_value);
+ * "name" (the keyword in any case when nocase): 1, 0 when no name is
+ * given, -1 when the name or the value is too long for its buffer (refused,
+ * never cut short). */
+int proto_option_words(char **tok, int n, int start, bool nocase, char *name, size_t namelen, char *value,
+                       size_t valuelen, bool *has_value);
 
 /* The number after the go parameter tok[*i] (clamped into [min, max]), *i
  * moved onto it; when there is none, "<refusal> go: 'PARAMETER' needs a

@@ -91,10 +91,15 @@ static const UcciOption UCCI_OPTIONS[] = {
     {"bookfiles", U_BOOKFILES, "BookFile", NULL, NULL, 0, 0},
     {"bookdepth", U_ENGINE, "BookDepth", NULL, NULL, 0, 0},
     {"bookvariety", U_ENGINE, "BookVariety", NULL, NULL, 0, 0},
+    {"evalfile", U_ENGINE, "EvalFile", NULL, NULL, 0, 0},
     {"repetitionrule", U_ENGINE, "Repetition Rule", NULL, NULL, 0, 0},
     {"sixtymoverule", U_ENGINE, "Sixty Move Rule", NULL, NULL, 0, 0},
     {"moveoverhead", U_ENGINE, "Move Overhead", NULL, NULL, 0, 0},
     {"clearhash", U_ENGINE, "Clear Hash", NULL, NULL, 0, 0},
+    {"skilllevel", U_ENGINE, "Skill Level", NULL, NULL, 0, 0},
+    {"limitstrength", U_ENGINE, "UCI_LimitStrength", NULL, NULL, 0, 0},
+    {"elo", U_ENGINE, "UCI_Elo", NULL, NULL, 0, 0},
+    {"debuglogfile", U_ENGINE, "Debug Log File", NULL, NULL, 0, 0},
     {"newgame", U_NEWGAME, NULL, "button", NULL, 0, 0},
     {"offerdraw", U_OFFER_DRAW, NULL, "check", "false", 0, 0},
     {"acceptdraw", U_ACCEPT_DRAW, NULL, "check", "true", 0, 0},
@@ -241,7 +246,7 @@ static void print_option(Ucci *u, const UcciOption *o)
         out_line(u->out, "option %s type button", o->name);
         break;
     case OPT_STRING:
-        out_line(u->out, "option %s type string default %s", o->name, e->def);
+        out_line(u->out, "option %s type string default %s", o->name, *e->def ? e->def : "<empty>");
         break;
     case OPT_COMBO: {
         char vars[256] = "";
@@ -287,7 +292,7 @@ static void set_engine_option(Ucci *u, const char *ucci_name, const char *name, 
  * for any engine option by its UCI name. */
 static void cmd_setoption(Ucci *u, char **tok, int n)
 {
-    char value[1024] = "", s[65];
+    char value[ENGINE_VALUE_MAX] = "", s[65];
     if (n < 2) {
         out_line(u->out, "info message setoption: expected 'setoption <option> [<value>]'");
         return;
@@ -295,13 +300,21 @@ static void cmd_setoption(Ucci *u, char **tok, int n)
     if (!strcmp(tok[1], "name")) {
         char name[256];
         bool has_value;
-        if (!proto_option_words(tok, n, 2, false, name, sizeof name, value, sizeof value, &has_value))
+        int got = proto_option_words(tok, n, 2, false, name, sizeof name, value, sizeof value, &has_value);
+        if (got < 0)
+            out_line(u->out, "info message setoption: a name over %zu or a value over %d characters is refused",
+                     sizeof name - 1, ENGINE_VALUE_MAX - 1);
+        else if (!got)
             out_line(u->out, "info message setoption: no option name");
         else
             set_engine_option(u, name, name, has_value ? value : NULL);
         return;
     }
-    proto_join(tok, 2, n, value, sizeof value);
+    if (!proto_join(tok, 2, n, value, sizeof value)) {
+        out_line(u->out, "info message setoption %s: a value over %d characters is refused", shown(tok[1], s),
+                 ENGINE_VALUE_MAX - 1);
+        return;
+    }
     const UcciOption *o = NULL;
     for (int i = 0; i < UCCI_OPTION_NB && !o; i++)
         if (!strcasecmp(UCCI_OPTIONS[i].name, tok[1]))
@@ -346,17 +359,14 @@ static void cmd_setoption(Ucci *u, char **tok, int n)
     }
     case U_BOOKFILES: {
         /* Several files may be named with ';': one book is used.  An empty
-         * value turns the book off, as the protocol says. */
+         * value turns the book off, as the protocol says: BookFile empty,
+         * so that usebook true does not bring the built-in one back. */
         char *semi = strchr(value, ';');
         if (semi) {
             *semi = 0;
             out_line(u->out, "info message bookfiles: only the first book is used, %s", value);
         }
-        if (!*value || !strcasecmp(value, "<empty>")) {
-            set_engine_option(u, o->name, "OwnBook", "false");
-        } else {
-            set_engine_option(u, o->name, "BookFile", value);
-        }
+        set_engine_option(u, o->name, "BookFile", strcasecmp(value, "<empty>") ? value : "");
         break;
     }
     case U_NEWGAME:
@@ -668,6 +678,7 @@ int ucci_serve(FILE *in, Output *out, const char *first_line)
         free(u);
         return 1;
     }
+    out_set_log(out, engine_debug_log(u->engine));
     int n;
     while ((n = in_next(&u->in)) > 0) {
         char **tok = u->in.tok;
@@ -715,8 +726,11 @@ int ucci_serve(FILE *in, Output *out, const char *first_line)
             out_line(out, "info message unknown command '%s'", shown(c, s));
         }
     }
-    engine_free(u->engine); /* stops and waits for a running search */
+    engine_stop(u->engine);
+    engine_wait(u->engine); /* its move is logged too */
     out_line(out, "bye");
+    out_set_log(out, NULL);
+    engine_free(u->engine);
     pthread_mutex_destroy(&u->lock);
     in_close(&u->in);
     free(scratch);

@@ -23,18 +23,6 @@ typedef struct {
     atomic_bool rank1; /* UCI_Variant mode: ranks 1-10 (read by the search thread's callbacks) */
 } Uci;
 
-/* Win/draw/loss per mille from a score, by a logistic model fitted by eye
- * to engine self-play: 50% wins at about +2.5 pawns. */
-static void score_wdl(int score, int wdl[3])
-{
-    double a = 250, b = 80;
-    double w = 1000 / (1 + exp((a - score) / b));
-    double l = 1000 / (1 + exp((a + score) / b));
-    wdl[0] = (int)(w + 0.5);
-    wdl[2] = (int)(l + 0.5);
-    wdl[1] = 1000 - wdl[0] - wdl[2];
-}
-
 static void format_score(int score, char *buf, size_t len)
 {
     if (score_is_decisive(score)) /* a rule win too (search/score.h) */
@@ -51,7 +39,7 @@ static void on_info(void *ctx, const EngineInfo *info)
     const char *bound = info->bound == BOUND_LOWER ? " lowerbound" : info->bound == BOUND_UPPER ? " upperbound" : "";
     if (atomic_load(&u->show_wdl) && !score_is_decisive(info->score)) {
         int w[3];
-        score_wdl(info->score, w);
+        score_wdl(info->score, score_material(engine_position(u->engine)), w);
         snprintf(wdl, sizeof wdl, " wdl %d %d %d", w[0], w[1], w[2]);
     }
     proto_pv_text(info, atomic_load(&u->rank1), pv);
@@ -126,9 +114,15 @@ static void cmd_setoption(Uci *u, char **tok, int n)
         out_line(u->out, "info string setoption: expected 'setoption name <name> [value <value>]'");
         return;
     }
-    char name[256], value[1024];
+    char name[256], value[ENGINE_VALUE_MAX];
     bool has_value;
-    if (!proto_option_words(tok, n, 2, true, name, sizeof name, value, sizeof value, &has_value)) {
+    int got = proto_option_words(tok, n, 2, true, name, sizeof name, value, sizeof value, &has_value);
+    if (got < 0) {
+        out_line(u->out, "info string setoption: a name over %zu or a value over %d characters is refused",
+                 sizeof name - 1, ENGINE_VALUE_MAX - 1);
+        return;
+    }
+    if (!got) {
         out_line(u->out, "info string setoption: no option name");
         return;
     }
@@ -230,6 +224,19 @@ static void cmd_go(Uci *u, char **tok, int n)
             out_line(u->out, "info string go: unknown parameter '%.32s' ignored", t);
         }
     }
+    /* A clock given, but not the mover's (the opponent's only, or only
+     * increments): searching until stop would hang the game.  The mover is
+     * given the opponent's clock, or one increment as its clock, and told. */
+    int us = pos->side, them = !us;
+    bool other_limit = lim.infinite || lim.movetime || lim.depth || lim.nodes || lim.mate;
+    if (!other_limit && lim.time[us] < 0 && (lim.time[them] >= 0 || lim.inc[us] >= 0 || lim.inc[them] >= 0)) {
+        if (lim.inc[us] < 0)
+            lim.inc[us] = lim.inc[them] >= 0 ? lim.inc[them] : 0;
+        lim.time[us] = lim.time[them] >= 0 ? lim.time[them] : lim.inc[us];
+        const char *name[2][2] = {{"wtime", "winc"}, {"btime", "binc"}};
+        out_line(u->out, "info string go: no %s for the side to move; searching as with %s %lld %s %lld",
+                 name[us][0], name[us][0], (long long)lim.time[us], name[us][1], (long long)lim.inc[us]);
+    }
     engine_go(u->engine, &lim);
 }
 
@@ -269,6 +276,7 @@ int uci_serve(FILE *in, Output *out, const char *first_line)
         in_close(&u.in);
         return 1;
     }
+    out_set_log(out, engine_debug_log(u.engine));
     int n;
     while ((n = in_next(&u.in)) > 0) {
         char **tok = u.in.tok;
@@ -302,7 +310,10 @@ int uci_serve(FILE *in, Output *out, const char *first_line)
             out_line(out, "info string unknown command '%s'", text_printable(shown, sizeof shown, c));
         }
     }
-    engine_free(u.engine); /* stops and waits for a running search */
+    engine_stop(u.engine);
+    engine_wait(u.engine); /* its move is logged too */
+    out_set_log(out, NULL);
+    engine_free(u.engine);
     in_close(&u.in);
     return 0;
 }

@@ -13,6 +13,7 @@
 #include "engine/util/error.h"
 
 #include "engine/board/movegen.h"
+#include "notation_private.h"
 
 enum { FORWARD = 1, BACKWARD, SIDEWAYS };
 
@@ -491,8 +492,12 @@ Move notation_read(const Position *pos, const char *text, NotationFormat fmt, ch
     if (fmt == NOTATION_AUTO) {
         if ((unsigned char)buf[0] >= 0x80)
             fmt = NOTATION_CHINESE;
+        else if (isupper((unsigned char)buf[0]) && san_shape(buf, len))
+            fmt = NOTATION_SAN; /* C3h4: a piece letter, a lower-case point */
         else if (coordinate_shape(buf, len))
             fmt = NOTATION_UCI;
+        else if (san_shape(buf, len))
+            fmt = NOTATION_SAN;
         else
             fmt = NOTATION_WXF;
     }
@@ -500,6 +505,7 @@ Move notation_read(const Position *pos, const char *text, NotationFormat fmt, ch
     case NOTATION_UCI:
     case NOTATION_ICCS: return read_coordinates(pos, buf, len, err, errlen);
     case NOTATION_WXF: return read_wxf(pos, buf, len, err, errlen);
+    case NOTATION_SAN: return san_read(pos, buf, len, err, errlen);
     case NOTATION_CHINESE:
     case NOTATION_CHINESE_SC: return read_chinese(pos, buf, len, err, errlen);
     default: return fail(err, errlen, "unknown notation");
@@ -622,6 +628,7 @@ bool notation_write(const Position *pos, Move m, NotationFormat fmt, char *out)
         snprintf(out, NOTATION_MAX, "%c%d-%c%d", 'A' + sq_file(from), sq_rank(from), 'A' + sq_file(to), sq_rank(to));
         return true;
     case NOTATION_WXF: write_wxf(pos, m, out); return true;
+    case NOTATION_SAN: san_write(pos, m, out); return true;
     case NOTATION_CHINESE: write_chinese(pos, m, 0, out); return true;
     case NOTATION_CHINESE_SC: write_chinese(pos, m, 1, out); return true;
     default: return false;
@@ -640,6 +647,7 @@ static const struct {
     {"zh", NOTATION_CHINESE},      {"zh-tw", NOTATION_CHINESE},
     {"traditional", NOTATION_CHINESE}, {"zh-cn", NOTATION_CHINESE_SC},
     {"sc", NOTATION_CHINESE_SC},   {"simplified", NOTATION_CHINESE_SC},
+    {"san", NOTATION_SAN},         {"algebraic", NOTATION_SAN},
 };
 
 bool notation_parse_format(const char *name, NotationFormat *fmt)

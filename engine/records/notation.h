@@ -6,6 +6,7 @@
  *   WXF       C2.5 H8+7 R+.3 C--1 ++.4 3-.4 ('.' or '=' sideways)
  *   ICCS      H2-E2
  *   UCI       h2e2 (ranks 0-9)
+ *   SAN       Che3 Nc3 Rxa10+ (algebraic, ranks 1-10: cutechess, Fairy-Stockfish)
  *
  * Files are counted from each player's own right: Red's file 一 is the
  * i-file, Black's file １ is the a-file.  Two like pieces on one file are
@@ -34,6 +35,7 @@ typedef enum {
     NOTATION_WXF,        /* C2.5 */
     NOTATION_CHINESE,    /* 炮二平五, traditional characters (as most records) */
     NOTATION_CHINESE_SC, /* 炮二平五, simplified characters (车 马 进 后 帅 将) */
+    NOTATION_SAN,        /* Che3 Nc3 Rxa10+: algebraic, as cutechess and Fairy-Stockfish (ranks 1-10) */
 } NotationFormat;
 
 /* The legal move that text describes in pos, or MOVE_NONE with a one-line

@@ -1,6 +1,6 @@
 /* chuhan pgn: convert game records to another notation, or check them.
  *
- *   chuhan pgn convert --to uci|iccs|wxf|chinese|chinese-simplified [--encoding E] FILE...
+ *   chuhan pgn convert --to uci|iccs|wxf|chinese|chinese-simplified|san [--encoding E] FILE...
  *   chuhan pgn check [--encoding E] FILE...
  *
  * FILE may be plain PGN or .pgn.zst, "-" for standard input.  Converted
@@ -16,7 +16,7 @@
 static int usage(void)
 {
     fprintf(stderr,
-            "usage: chuhan pgn convert --to uci|iccs|wxf|chinese|chinese-simplified [--encoding E] FILE...\n"
+            "usage: chuhan pgn convert --to uci|iccs|wxf|chinese|chinese-simplified|san [--encoding E] FILE...\n"
             "       chuhan pgn check [--encoding E] FILE...\n"
             "FILE: PGN or .pgn.zst ('-' for standard input); E: auto (default), utf-8, gbk, big5\n");
     return 2;
@@ -77,12 +77,12 @@ int pgn_cli(int argc, char **argv)
         if (!strcmp(argv[first], "--to") && first + 1 < argc) {
             if (!notation_parse_format(argv[++first], &fmt) || fmt == NOTATION_AUTO) {
                 fprintf(stderr, "pgn: unknown notation '%s'\n", argv[first]);
-                return 2;
+                return usage();
             }
         } else if (!strcmp(argv[first], "--encoding") && first + 1 < argc) {
             if (!pgn_parse_encoding(argv[++first], &enc)) {
                 fprintf(stderr, "pgn: unknown encoding '%s'\n", argv[first]);
-                return 2;
+                return usage();
             }
         } else {
             return usage();

@@ -93,23 +93,23 @@ int rules_judge_cli(int argc, char **argv)
             return judge_usage();
         if (i + 1 >= argc) {
             fprintf(stderr, "judge: option %s needs a value\n", opt);
-            return 2;
+            return judge_usage();
         }
         const char *val = argv[++i];
         if (!strcmp(opt, "--rule")) {
             if ((rule = rules_parse(val)) < 0) {
                 fprintf(stderr, "judge: unknown rule set '%s' (use cxa, axf or draw)\n", val);
-                return 2;
+                return judge_usage();
             }
         } else if (!strcmp(opt, "--repeats")) {
             if (!num_parse(val, 2, 100, &repeats)) {
                 fprintf(stderr, "judge: --repeats must be a number from 2 to 100, not '%s'\n", val);
-                return 2;
+                return judge_usage();
             }
         } else if (!strcmp(opt, "--sixty")) {
             if (!num_parse(val, 0, 100000, &sixty)) {
                 fprintf(stderr, "judge: --sixty must be a number of plies (0 disables), not '%s'\n", val);
-                return 2;
+                return judge_usage();
             }
         } else {
             fprintf(stderr, "judge: unknown option %s\n", opt);

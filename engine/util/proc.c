@@ -80,10 +80,9 @@ bool proc_start(Proc *p, const char *const argv[], char *err, size_t errlen)
     p->from_fd = out[0];
     fcntl(p->to_fd, F_SETFL, fcntl(p->to_fd, F_GETFL) | O_NONBLOCK);
     fcntl(p->from_fd, F_SETFL, fcntl(p->from_fd, F_GETFL) | O_NONBLOCK);
-    p->eof = p->reaped = p->discarding = false;
+    p->eof = p->reaped = false;
     p->wait_status = 0;
-    p->start = p->len = 0;
-    p->line[0] = 0;
+    proc_lines_reset(&p->out);
     return true;
 }
 
@@ -138,50 +137,68 @@ bool proc_vprintf(Proc *p, int64_t timeout_ms, const char *fmt, va_list ap)
     return ok;
 }
 
-/* A whole line from the buffer into p->line, if there is one. */
-static bool take_line(Proc *p)
+void proc_lines_reset(ProcLines *l)
+{
+    l->start = l->len = 0;
+    l->discarding = false;
+    l->line[0] = 0;
+}
+
+bool proc_lines_next(ProcLines *l)
 {
     for (;;) {
-        char *nl = p->len ? memchr(p->buf + p->start, '\n', p->len) : NULL;
+        char *nl = l->len ? memchr(l->buf + l->start, '\n', l->len) : NULL;
         if (!nl)
             return false;
-        size_t n = (size_t)(nl - (p->buf + p->start));
-        bool keep = !p->discarding && n <= PROC_LINE_MAX; /* the buffer holds longer lines whole */
+        size_t n = (size_t)(nl - (l->buf + l->start));
+        /* the buffer holds lines up to twice the longest kept: one that
+         * arrived whole may still be too long */
+        bool keep = !l->discarding && n <= PROC_LINE_MAX;
         if (keep) {
             size_t m = n;
-            memcpy(p->line, p->buf + p->start, m);
-            if (m && p->line[m - 1] == '\r')
+            memcpy(l->line, l->buf + l->start, m);
+            if (m && l->line[m - 1] == '\r')
                 m--;
-            p->line[m] = 0;
+            l->line[m] = 0;
             for (size_t i = 0; i < m; i++) /* a NUL or a tab must not cut or confuse the line */
-                if (p->line[i] == 0 || p->line[i] == '\t')
-                    p->line[i] = ' ';
+                if (l->line[i] == 0 || l->line[i] == '\t')
+                    l->line[i] = ' ';
         }
-        p->start += n + 1;
-        p->len -= n + 1;
-        p->discarding = false;
+        l->start += n + 1;
+        l->len -= n + 1;
+        l->discarding = false;
         if (keep)
             return true;
     }
 }
 
+char *proc_lines_room(ProcLines *l, size_t *room)
+{
+    if (l->len >= PROC_LINE_MAX) { /* too long: drop what we have and the rest of the line */
+        l->discarding = true;
+        l->start = l->len = 0;
+    }
+    if (l->len == 0)
+        l->start = 0;
+    if (l->start + l->len == sizeof l->buf) {
+        memmove(l->buf, l->buf + l->start, l->len);
+        l->start = 0;
+    }
+    *room = sizeof l->buf - l->start - l->len;
+    return l->buf + l->start + l->len;
+}
+
+void proc_lines_added(ProcLines *l, size_t n) { l->len += n; }
+
 int proc_read_line(Proc *p, int64_t deadline)
 {
     for (;;) {
-        if (take_line(p))
+        if (proc_lines_next(&p->out))
             return 1;
         if (p->pid <= 0 || p->eof || p->from_fd < 0)
             return -1;
-        if (p->len >= PROC_LINE_MAX) { /* too long: drop what we have and the rest of the line */
-            p->discarding = true;
-            p->start = p->len = 0;
-        }
-        if (p->len == 0)
-            p->start = 0;
-        if (p->start + p->len == sizeof p->buf) {
-            memmove(p->buf, p->buf + p->start, p->len);
-            p->start = 0;
-        }
+        size_t room;
+        char *at = proc_lines_room(&p->out, &room);
         int64_t left = deadline - now_ms();
         if (left <= 0)
             return 0;
@@ -193,14 +210,14 @@ int proc_read_line(Proc *p, int64_t deadline)
         }
         if (r <= 0)
             continue;
-        ssize_t got = read(p->from_fd, p->buf + p->start + p->len, sizeof p->buf - p->start - p->len);
+        ssize_t got = read(p->from_fd, at, room);
         if (got < 0 && (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK))
             continue;
         if (got <= 0) {
             p->eof = true;
             return -1;
         }
-        p->len += (size_t)got;
+        proc_lines_added(&p->out, (size_t)got);
     }
 }
 

@@ -18,7 +18,34 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#define PROC_LINE_MAX 65536 /* longest line kept */
+#ifndef PROC_LINE_MAX
+/* Longest line kept.  Settable at build time only so that the fuzz target
+ * of the reader can run the same code at a small scale (README, Hardening). */
+#define PROC_LINE_MAX 65536
+#endif
+
+/* The splitting of a child's output into lines, apart from any file (so
+ * that it can be tested and fuzzed on its own): bytes go in through
+ * proc_lines_room and proc_lines_added, whole lines come out of
+ * proc_lines_next.  A line over PROC_LINE_MAX bytes is dropped whole,
+ * however its bytes arrive. */
+typedef struct {
+    char buf[2 * PROC_LINE_MAX];
+    size_t start, len; /* unread bytes: buf[start .. start + len) */
+    bool discarding;   /* inside a line too long to keep */
+    char line[PROC_LINE_MAX + 1]; /* the last line taken, without its end */
+} ProcLines;
+
+/* Empty, as before any byte. */
+void proc_lines_reset(ProcLines *l);
+/* Where the next bytes go, and how many fit (always at least one: an
+ * unfinished line too long to keep is dropped to make room). */
+char *proc_lines_room(ProcLines *l, size_t *room);
+/* n bytes (at most the room given) were written there. */
+void proc_lines_added(ProcLines *l, size_t n);
+/* The next whole line into l->line (a trailing CR taken off, NUL bytes and
+ * tabs as spaces): false when no whole line is buffered. */
+bool proc_lines_next(ProcLines *l);
 
 typedef struct {
     pid_t pid; /* 0: none started */
@@ -26,10 +53,7 @@ typedef struct {
     bool eof;         /* its output has ended */
     bool reaped;      /* it has exited and wait_status holds how */
     int wait_status;
-    char buf[2 * PROC_LINE_MAX];
-    size_t start, len; /* unread bytes: buf[start .. start + len) */
-    bool discarding;   /* inside a line too long to keep */
-    char line[PROC_LINE_MAX + 1]; /* the last line read, without its end */
+    ProcLines out;    /* its output; out.line: the last line read */
 } Proc;
 
 /* Start argv[0] (a path) with argv (NULL-terminated).  False with the
@@ -45,7 +69,7 @@ bool proc_write(Proc *p, const void *data, size_t len, int64_t timeout_ms);
 bool proc_vprintf(Proc *p, int64_t timeout_ms, const char *fmt, va_list ap);
 
 /* The next line before the deadline (now_ms() time): 1 with the line in
- * p->line (a trailing CR taken off, NUL bytes and tabs as spaces), 0 when
+ * p->out.line (a trailing CR taken off, NUL bytes and tabs as spaces), 0 when
  * the deadline passed, -1 when the output has ended. */
 int proc_read_line(Proc *p, int64_t deadline);
 

@@ -8,5 +8,7 @@
  * character as '?': a bad command echoed in an error message must not
  * carry terminal escapes or line breaks into the reply.  Returns dst. */
 char *text_printable(char *dst, size_t cap, const char *src);
+/* The same in place: every control character of s as '?'.  Returns s. */
+char *text_clean(char *s);
 
 #endif

@@ -26,6 +26,12 @@ const char *fuzz_pgn(const uint8_t *data, size_t size);
  * or games through the book builder); then loads and probes it. */
 const char *fuzz_book(const uint8_t *data, size_t size);
 
+/* The match runner's reader of engine output (engine/util/proc.h,
+ * ProcLines): a stream of lines, short and far over PROC_LINE_MAX, cut into
+ * reads anywhere; every short line comes out whole, no long one, and
+ * nothing is written outside the reader. */
+const char *fuzz_reader(const uint8_t *data, size_t size);
+
 typedef struct {
     const char *name;
     FuzzFn fn;

@@ -1,0 +1,307 @@
+/* chuhan datagen: self-play training data (see datagen.h). */
+#include "datagen.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "book/book.h"
+#include "engine/board/movegen.h"
+#include "engine/engine.h"
+#include "engine/rules/rules.h"
+#include "engine/util/clock.h"
+#include "engine/util/num.h"
+#include "engine/util/rng.h"
+#include "eval/nnue_data.h"
+#include "match_referee.h"
+
+/* A game is adjudicated when both sides' searches agree that one side is
+ * this far ahead for ADJ_PLIES plies in a row (it saves the long mop-ups,
+ * whose positions teach little), and drawn after MAX_GAME_PLIES. */
+#define ADJ_SCORE 2000
+#define ADJ_PLIES 6
+#define FLUSH_RECORDS 8192
+
+typedef struct {
+    const char *out;
+    long target, nodes, threads, book_plies, random_plies, max_plies;
+    uint64_t seed;
+    const Book *book;
+    pthread_mutex_t lock;
+    NnueRecord *pending;
+    size_t npending;
+    long written, start_count, games, this_run;
+    bool failed, done;
+    char err[512];
+} Datagen;
+
+typedef struct {
+    Datagen *dg;
+    int id;
+    int score;
+    Move best;
+} Worker;
+
+static void on_info(void *ctx, const EngineInfo *info)
+{
+    Worker *w = ctx;
+    if (info->multipv <= 1 && info->bound == BOUND_EXACT && info->pv_len > 0)
+        w->score = info->score;
+}
+
+static void on_bestmove(void *ctx, Move best, Move ponder)
+{
+    (void)ponder;
+    ((Worker *)ctx)->best = best;
+}
+
+/* Write the pending records as one frame (under the lock). */
+static void flush_locked(Datagen *dg)
+{
+    if (!dg->npending || dg->failed)
+        return;
+    if (!nnue_data_append(dg->out, dg->pending, dg->npending, dg->err, sizeof dg->err))
+        dg->failed = true;
+    else
+        dg->written += (long)dg->npending;
+    dg->npending = 0;
+}
+
+/* One game; its kept positions, results filled in, go to dg->pending. */
+static void play_game(Worker *w, Engine *e, Referee *ref, uint64_t *rng, NnueRecord *recs)
+{
+    Datagen *dg = w->dg;
+    char err[256], reason[128];
+    referee_reset(ref, NULL, err, sizeof err);
+    engine_new_game(e);
+    engine_set_position(e, NULL, NULL, 0, false, err, sizeof err);
+    GameResult result = GAME_ONGOING;
+    /* the opening: book moves, then random ones, none of them kept */
+    for (int i = 0; i < dg->book_plies + dg->random_plies && result == GAME_ONGOING; i++) {
+        const Position *pos = referee_position(ref);
+        Move m = i < dg->book_plies && dg->book ? book_choose(dg->book, pos, false, rng) : MOVE_NONE;
+        if (!m) {
+            Move list[MAX_MOVES];
+            int n = gen_legal(pos, list);
+            if (!n)
+                return;
+            m = list[rng_below(rng, (uint64_t)n)];
+            if (i < dg->book_plies)
+                i = dg->book_plies; /* out of book: the random plies */
+        }
+        result = referee_play(ref, m, NULL, reason, sizeof reason);
+        engine_push_move(e, m);
+    }
+    int n = 0, adj_side = -1, adj_count = 0;
+    EngineLimits limits;
+    limits_clear(&limits);
+    limits.nodes = (uint64_t)dg->nodes;
+    while (result == GAME_ONGOING) {
+        const Position *pos = referee_position(ref);
+        if (referee_plies(ref) >= dg->max_plies) {
+            result = GAME_DRAW;
+            break;
+        }
+        w->score = 0;
+        w->best = MOVE_NONE;
+        engine_go(e, &limits);
+        engine_wait(e);
+        if (!w->best)
+            break;
+        int score = w->score;
+        bool decided = score_is_mate(score) || score_is_rule_win(score);
+        if (!pos_in_check(pos) && !pos_is_capture(pos, w->best) && !decided && n < MAX_GAME_PLY)
+            nnue_record_pack(&recs[n++], pos, score, 0);
+        /* adjudication by agreement, in Red's view */
+        int red = pos->side == RED ? score : -score;
+        int side = red >= ADJ_SCORE || (decided && red > 0) ? RED : red <= -ADJ_SCORE || (decided && red < 0) ? BLACK : -1;
+        adj_count = side >= 0 && side == adj_side ? adj_count + 1 : side >= 0;
+        adj_side = side;
+        result = referee_play(ref, w->best, NULL, reason, sizeof reason);
+        if (result == GAME_ONGOING && adj_count >= ADJ_PLIES)
+            result = adj_side == RED ? GAME_RED_WINS : GAME_BLACK_WINS;
+        if (!engine_push_move(e, w->best))
+            break;
+    }
+    if (result == GAME_ONGOING)
+        return; /* cut short: nothing kept */
+    int red_result = result == GAME_RED_WINS ? 1 : result == GAME_BLACK_WINS ? -1 : 0;
+    for (int i = 0; i < n; i++)
+        recs[i].b[30] = (uint8_t)((recs[i].b[31] == RED ? red_result : -red_result) + 1);
+    pthread_mutex_lock(&dg->lock);
+    for (int i = 0; i < n && dg->npending < FLUSH_RECORDS * 2; i++)
+        dg->pending[dg->npending++] = recs[i];
+    dg->this_run += n;
+    dg->games++;
+    if (dg->npending >= FLUSH_RECORDS)
+        flush_locked(dg);
+    if (dg->start_count + dg->this_run >= dg->target)
+        dg->done = true;
+    pthread_mutex_unlock(&dg->lock);
+}
+
+static void *worker_main(void *arg)
+{
+    Worker *w = arg;
+    Datagen *dg = w->dg;
+    char err[256];
+    EngineCallbacks cb = {on_info, on_bestmove, NULL, w};
+    Engine *e = engine_new(&cb, err, sizeof err);
+    Referee *ref = referee_new(RULE_CXA, 120, 3);
+    NnueRecord *recs = malloc(sizeof *recs * MAX_GAME_PLY);
+    uint64_t rng = dg->seed ^ (0x9E3779B97F4A7C15ULL * (uint64_t)(w->id + 1));
+    if (!e || !ref || !recs || !engine_set_option(e, "OwnBook", "false", err, sizeof err)) {
+        pthread_mutex_lock(&dg->lock);
+        dg->failed = true;
+        snprintf(dg->err, sizeof dg->err, "%s", e ? err : "cannot start an engine");
+        pthread_mutex_unlock(&dg->lock);
+    } else {
+        for (;;) {
+            pthread_mutex_lock(&dg->lock);
+            bool stop = dg->done || dg->failed;
+            pthread_mutex_unlock(&dg->lock);
+            if (stop)
+                break;
+            play_game(w, e, ref, &rng, recs);
+        }
+    }
+    free(recs);
+    referee_free(ref);
+    engine_free(e);
+    return NULL;
+}
+
+static int usage(void)
+{
+    fprintf(stderr,
+            "usage: chuhan datagen --out FILE [--positions N] [--nodes N] [--threads N] [--book-plies N]\n"
+            "                      [--random-plies N] [--max-plies N] [--seed N]\n"
+            "  self-play games at N nodes per move (default 5000), one per thread (default: every core),\n"
+            "  openings from the built-in book (8 plies) then random plies (4), until FILE holds\n"
+            "  --positions positions (default 100000); appends, and resumes where it stopped\n");
+    return 2;
+}
+
+int datagen_cli(int argc, char **argv)
+{
+    Datagen dg = {.lock = PTHREAD_MUTEX_INITIALIZER, .target = 100000, .nodes = 5000, .book_plies = 8,
+                  .random_plies = 4, .max_plies = 400};
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    dg.threads = cpus < 1 ? 1 : cpus;
+    dg.seed = (uint64_t)now_us();
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        long *target = !strcmp(a, "--positions")      ? &dg.target
+                       : !strcmp(a, "--nodes")        ? &dg.nodes
+                       : !strcmp(a, "--threads")      ? &dg.threads
+                       : !strcmp(a, "--book-plies")   ? &dg.book_plies
+                       : !strcmp(a, "--random-plies") ? &dg.random_plies
+                       : !strcmp(a, "--max-plies")    ? &dg.max_plies
+                                                      : NULL;
+        if (!v)
+            return usage();
+        if (!strcmp(a, "--out"))
+            dg.out = v;
+        else if (!strcmp(a, "--seed")) {
+            if (!num_parse_u64(v, &dg.seed))
+                return usage();
+        } else if (!target || !num_parse(v, 0, 1000000000, target))
+            return usage();
+        i++;
+    }
+    if (!dg.out || dg.threads < 1 || dg.nodes < 1 || dg.max_plies < 1 || dg.max_plies > MAX_GAME_PLY)
+        return usage();
+    /* resume: what the file holds counts; a partial last frame goes */
+    size_t have, good;
+    char err[512];
+    NnueRecord *old = nnue_data_read(dg.out, true, &have, &good, err, sizeof err);
+    free(old);
+    if (!old && have == 0 && err[0] && access(dg.out, F_OK) == 0) {
+        struct stat st;
+        if (stat(dg.out, &st) == 0 && st.st_size > 0) {
+            fprintf(stderr, "datagen: %s\n", err);
+            return 1;
+        }
+    }
+    struct stat st;
+    if (stat(dg.out, &st) == 0 && (size_t)st.st_size > good) {
+        fprintf(stderr, "datagen: %s: dropping %zu bytes of a partly written frame\n", dg.out,
+                (size_t)st.st_size - good);
+        if (truncate(dg.out, (off_t)good) != 0) {
+            perror("datagen: truncate");
+            return 1;
+        }
+    }
+    dg.start_count = dg.written = (long)have;
+    if (dg.start_count >= dg.target) {
+        printf("datagen: %s already holds %ld positions (target %ld)\n", dg.out, dg.start_count, dg.target);
+        return 0;
+    }
+    Book *book = book_load_default(err, sizeof err);
+    if (!book)
+        fprintf(stderr, "datagen: no book (%s); random openings only\n", err);
+    dg.book = book;
+    dg.pending = malloc(sizeof *dg.pending * FLUSH_RECORDS * 2);
+    Worker *workers = calloc((size_t)dg.threads, sizeof *workers);
+    pthread_t *tids = calloc((size_t)dg.threads, sizeof *tids);
+    if (!dg.pending || !workers || !tids) {
+        fprintf(stderr, "datagen: out of memory\n");
+        return 1;
+    }
+    printf("datagen: %s: %ld positions there, target %ld; %ld nodes per move, %ld threads, seed %llu\n", dg.out,
+           dg.start_count, dg.target, dg.nodes, dg.threads, (unsigned long long)dg.seed);
+    fflush(stdout);
+    int64_t t0 = now_ms();
+    int started = 0;
+    for (int i = 0; i < dg.threads; i++) {
+        workers[i] = (Worker){&dg, i, 0, MOVE_NONE};
+        if (pthread_create(&tids[i], NULL, worker_main, &workers[i]) == 0)
+            started++;
+        else
+            break;
+    }
+    /* the progress line, every few seconds, until the workers are done */
+    for (int k = 0; started; k++) {
+        usleep(250000);
+        pthread_mutex_lock(&dg.lock);
+        bool stop = dg.done || dg.failed;
+        long made = dg.this_run, games = dg.games, total = dg.start_count + dg.this_run;
+        pthread_mutex_unlock(&dg.lock);
+        if (stop)
+            break;
+        if (k % 40 == 39) {
+            double s = (double)(now_ms() - t0) / 1000.0, rate = made / (s > 0 ? s : 1);
+            printf("datagen: %ld positions (%ld this run), %ld games, %.1f pos/s (%.1f per thread), ETA %.0f min\n",
+                   total, made, games, rate, rate / started, rate > 0 ? (dg.target - total) / rate / 60 : 0.0);
+            fflush(stdout);
+        }
+    }
+    for (int i = 0; i < started; i++)
+        pthread_join(tids[i], NULL);
+    pthread_mutex_lock(&dg.lock);
+    flush_locked(&dg);
+    pthread_mutex_unlock(&dg.lock);
+    double s = (double)(now_ms() - t0) / 1000.0;
+    /* on a shared machine the wall clock says little: the CPU time too */
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    double cpu = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec * 1e-6 + (double)ru.ru_stime.tv_sec
+                 + ru.ru_stime.tv_usec * 1e-6;
+    printf("datagen: done: %ld positions in %s (%ld this run, %ld games) in %.1f s: %.1f pos/s, %.1f per thread; "
+           "%.1f CPU s, %.1f pos per CPU second\n",
+           dg.written, dg.out, dg.this_run, dg.games, s, dg.this_run / (s > 0 ? s : 1),
+           dg.this_run / (s > 0 ? s : 1) / (started ? started : 1), cpu, dg.this_run / (cpu > 0 ? cpu : 1));
+    book_free(book);
+    free(dg.pending);
+    free(workers);
+    free(tids);
+    if (dg.failed) {
+        fprintf(stderr, "datagen: %s\n", dg.err);
+        return 1;
+    }
+    return 0;
+}

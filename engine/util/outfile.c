@@ -1,0 +1,142 @@
+#define _GNU_SOURCE /* O_CLOEXEC, O_NOFOLLOW */
+#include "outfile.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "error.h"
+
+static const char *kind_of(mode_t mode)
+{
+    return S_ISLNK(mode)    ? "a symbolic link"
+           : S_ISDIR(mode)  ? "a directory"
+           : S_ISCHR(mode)  ? "a character device"
+           : S_ISBLK(mode)  ? "a block device"
+           : S_ISFIFO(mode) ? "a FIFO"
+           : S_ISSOCK(mode) ? "a socket"
+                            : "not a regular file";
+}
+
+static bool refuse(const char *path, mode_t mode, char *err, size_t errlen)
+{
+    return err_set(err, errlen, "%s is %s: only a new file or a regular file is written (refused)", path,
+                   kind_of(mode));
+}
+
+bool outfile_check(const char *path, char *err, size_t errlen)
+{
+    struct stat st;
+    if (!path || !*path)
+        return err_set(err, errlen, "no output file named");
+    if (lstat(path, &st) != 0)
+        return errno == ENOENT ? true : err_set(err, errlen, "cannot write %s: %s", path, strerror(errno));
+    return S_ISREG(st.st_mode) ? true : refuse(path, st.st_mode, err, errlen);
+}
+
+bool outfile_begin(OutFile *o, const char *path, char *err, size_t errlen)
+{
+    memset(o, 0, sizeof *o);
+    if (!outfile_check(path, err, errlen))
+        return false;
+    size_t len = strlen(path);
+    o->path = strdup(path);
+    o->tmp = malloc(len + 16);
+    if (!o->path || !o->tmp) {
+        outfile_abort(o);
+        return err_set(err, errlen, "out of memory");
+    }
+    /* a fresh name: an existing PATH.tmp (a link, a device) is never opened */
+    snprintf(o->tmp, len + 16, "%s.tmp.XXXXXX", path);
+    int fd = mkstemp(o->tmp);
+    if (fd < 0) {
+        int e = errno;
+        free(o->tmp);
+        o->tmp = NULL;
+        outfile_abort(o);
+        return err_set(err, errlen, "cannot write %s: %s", path, strerror(e));
+    }
+    /* mkstemp makes it private (0600); the file gets the usual mode */
+    mode_t mask = umask(0);
+    umask(mask);
+    fchmod(fd, 0666 & ~mask);
+    o->f = fdopen(fd, "wb");
+    if (!o->f) {
+        int e = errno;
+        close(fd);
+        outfile_abort(o);
+        return err_set(err, errlen, "cannot write %s: %s", path, strerror(e));
+    }
+    return true;
+}
+
+bool outfile_commit(OutFile *o, char *err, size_t errlen)
+{
+    bool ok = o->f && !ferror(o->f);
+    int e = ok ? 0 : EIO;
+    if (o->f && fclose(o->f) != 0 && ok) {
+        ok = false;
+        e = errno;
+    }
+    o->f = NULL;
+    /* the path may have become something else since it was checked */
+    char why[512];
+    if (ok && !outfile_check(o->path, why, sizeof why)) {
+        remove(o->tmp);
+        err_set(err, errlen, "%s", why);
+        outfile_abort(o);
+        return false;
+    }
+    if (ok && rename(o->tmp, o->path) != 0) {
+        ok = false;
+        e = errno;
+    }
+    if (!ok)
+        err_set(err, errlen, "cannot write %s: %s", o->path, strerror(e));
+    else {
+        free(o->tmp); /* renamed: nothing to remove */
+        o->tmp = NULL;
+    }
+    outfile_abort(o);
+    return ok;
+}
+
+void outfile_abort(OutFile *o)
+{
+    if (o->f)
+        fclose(o->f);
+    if (o->tmp)
+        remove(o->tmp);
+    free(o->tmp);
+    free(o->path);
+    memset(o, 0, sizeof *o);
+}
+
+FILE *outfile_open(const char *path, char *err, size_t errlen)
+{
+    if (!outfile_check(path, err, errlen))
+        return NULL;
+    /* no link followed, no wait on a FIFO put there since the check */
+    int fd = open(path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0666);
+    if (fd < 0) {
+        err_set(err, errlen, "cannot write %s: %s", path, errno == ELOOP ? "it is a symbolic link" : strerror(errno));
+        return NULL;
+    }
+    struct stat st;
+    memset(&st, 0, sizeof st);
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        refuse(path, st.st_mode, err, errlen);
+        return NULL;
+    }
+    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+    FILE *f = ftruncate(fd, 0) == 0 ? fdopen(fd, "w") : NULL;
+    if (!f) {
+        err_set(err, errlen, "cannot write %s: %s", path, strerror(errno));
+        close(fd);
+    }
+    return f;
+}

@@ -1,0 +1,41 @@
+/* Files the tools write (a book, weights, a match's games): only a new
+ * path or a regular file is written, never whatever else a path may name.
+ * A device, a FIFO, a directory, a socket or a symbolic link given as the
+ * output is refused with the reason: `-o /dev/null` run as root must not
+ * replace the device with a file, nor a link the file it points to.
+ *
+ * Two ways: outfile_begin/outfile_commit replaces the file whole (written
+ * to a fresh temporary file beside it, then renamed over it: readers see
+ * the old file or the new one, never half of one); outfile_open writes in
+ * place (a match's games, written as they end). */
+#ifndef CHUHAN_UTIL_OUTFILE_H
+#define CHUHAN_UTIL_OUTFILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+/* May path be written: true when nothing is there or a regular file is;
+ * false with the reason otherwise. */
+bool outfile_check(const char *path, char *err, size_t errlen);
+
+typedef struct {
+    FILE *f;    /* write here */
+    char *path; /* the file to replace */
+    char *tmp;  /* the temporary file beside it */
+} OutFile;
+
+/* Open a temporary file beside path for writing (binary); false with the
+ * reason (path not writable, see outfile_check). */
+bool outfile_begin(OutFile *o, const char *path, char *err, size_t errlen);
+/* Close the temporary file and rename it over path; false with the reason
+ * (the temporary file is then removed and path left as it was). */
+bool outfile_commit(OutFile *o, char *err, size_t errlen);
+/* Give up: close and remove the temporary file. */
+void outfile_abort(OutFile *o);
+
+/* Open path for writing in place, emptied: NULL with the reason when it
+ * is not a new path or a regular file (checked again on the opened file). */
+FILE *outfile_open(const char *path, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,233 @@
+/* The neural evaluation: features, the two kernels, the lazy accumulator
+ * stack (see nnue.h). */
+#include "nnue.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "eval.h"
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#define NNUE_HAVE_AVX2 1
+#else
+#define NNUE_HAVE_AVX2 0
+#endif
+
+NnueNet *nnue_alloc(void)
+{
+    NnueNet *net = aligned_alloc(64, (sizeof(NnueNet) + 63) / 64 * 64);
+    if (net)
+        memset(net, 0, sizeof *net);
+    return net;
+}
+
+void nnue_free(NnueNet *net) { free(net); }
+
+int nnue_king_orient(int p, int king_sq)
+{
+    int r = sq_rank(king_sq), f = sq_file(king_sq);
+    if (p == BLACK)
+        r = RANK_NB - 1 - r;
+    /* a king outside its palace (no legal position has one) is taken to
+     * the nearest palace point */
+    r = r > 2 ? 2 : r;
+    f = f < 3 ? 3 : f > 5 ? 5 : f;
+    int mirror = f > 4;
+    if (mirror)
+        f = FILE_NB - 1 - f;
+    return (r * 2 + (f - 3)) * 2 + mirror;
+}
+
+int nnue_features(const Position *pos, int p, int out[NNUE_MAX_ACTIVE])
+{
+    int orient = nnue_king_orient(p, pos->king_sq[p]), n = 0;
+    BB_FOR_EACH(pos->occupied, s, {
+        if (n < NNUE_MAX_ACTIVE)
+            out[n++] = nnue_feature(p, orient, pos->board[s], s);
+    });
+    return n;
+}
+
+/* ---- plain kernels ---- */
+
+static void plain_update(int16_t *dst, const int16_t *src, const int16_t *w, const int *add, int nadd,
+                         const int *sub, int nsub)
+{
+    for (int k = 0; k < NNUE_HIDDEN; k++) {
+        int v = src[k];
+        for (int i = 0; i < nadd; i++)
+            v += w[(size_t)add[i] * NNUE_HIDDEN + k];
+        for (int i = 0; i < nsub; i++)
+            v -= w[(size_t)sub[i] * NNUE_HIDDEN + k];
+        dst[k] = (int16_t)(uint16_t)v; /* wraps like the SIMD lanes */
+    }
+}
+
+static inline int32_t crelu(int16_t x) { return x < 0 ? 0 : x > NNUE_QA ? NNUE_QA : x; }
+
+static int32_t plain_output(const int16_t *us, const int16_t *them, const int16_t *w)
+{
+    int32_t sum = 0;
+    for (int k = 0; k < NNUE_HIDDEN; k++)
+        sum += crelu(us[k]) * w[k] + crelu(them[k]) * w[NNUE_HIDDEN + k];
+    return sum;
+}
+
+const NnueKernels NnuePlain = {"plain", plain_update, plain_output};
+
+/* ---- AVX2 kernels ---- */
+
+#if NNUE_HAVE_AVX2
+__attribute__((target("avx2"))) static void avx2_update(int16_t *dst, const int16_t *src, const int16_t *w,
+                                                        const int *add, int nadd, const int *sub, int nsub)
+{
+    for (int k = 0; k < NNUE_HIDDEN; k += 64) {
+        __m256i r[4];
+        for (int j = 0; j < 4; j++)
+            r[j] = _mm256_loadu_si256((const __m256i *)(src + k + 16 * j));
+        for (int i = 0; i < nadd; i++) {
+            const int16_t *row = w + (size_t)add[i] * NNUE_HIDDEN + k;
+            for (int j = 0; j < 4; j++)
+                r[j] = _mm256_add_epi16(r[j], _mm256_loadu_si256((const __m256i *)(row + 16 * j)));
+        }
+        for (int i = 0; i < nsub; i++) {
+            const int16_t *row = w + (size_t)sub[i] * NNUE_HIDDEN + k;
+            for (int j = 0; j < 4; j++)
+                r[j] = _mm256_sub_epi16(r[j], _mm256_loadu_si256((const __m256i *)(row + 16 * j)));
+        }
+        for (int j = 0; j < 4; j++)
+            _mm256_storeu_si256((__m256i *)(dst + k + 16 * j), r[j]);
+    }
+}
+
+__attribute__((target("avx2"))) static int32_t avx2_output(const int16_t *us, const int16_t *them,
+                                                           const int16_t *w)
+{
+    const __m256i zero = _mm256_setzero_si256(), qa = _mm256_set1_epi16(NNUE_QA);
+    __m256i sum = _mm256_setzero_si256();
+    for (int half = 0; half < 2; half++) {
+        const int16_t *a = half ? them : us, *wh = w + half * NNUE_HIDDEN;
+        for (int k = 0; k < NNUE_HIDDEN; k += 16) {
+            __m256i x = _mm256_loadu_si256((const __m256i *)(a + k));
+            x = _mm256_min_epi16(_mm256_max_epi16(x, zero), qa);
+            sum = _mm256_add_epi32(sum, _mm256_madd_epi16(x, _mm256_loadu_si256((const __m256i *)(wh + k))));
+        }
+    }
+    __m128i s = _mm_add_epi32(_mm256_castsi256_si128(sum), _mm256_extracti128_si256(sum, 1));
+    s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0x4E));
+    s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0xB1));
+    return _mm_cvtsi128_si32(s);
+}
+
+static const NnueKernels Avx2Kernels = {"avx2", avx2_update, avx2_output};
+const NnueKernels *const NnueAvx2 = &Avx2Kernels;
+#else
+const NnueKernels *const NnueAvx2 = NULL;
+#endif
+
+#if NNUE_HAVE_AVX2 && defined(__AVX2__)
+const NnueKernels *const NnueKernelsUsed = &Avx2Kernels;
+#else
+const NnueKernels *const NnueKernelsUsed = &NnuePlain;
+#endif
+
+/* ---- evaluation ---- */
+
+void nnue_refresh(const NnueNet *net, const Position *pos, int p, int16_t out[NNUE_HIDDEN], const NnueKernels *k)
+{
+    int f[NNUE_MAX_ACTIVE];
+    int n = nnue_features(pos, p, f);
+    k->update(out, net->ft_b, net->ft_w, f, n, NULL, 0);
+}
+
+int nnue_output(const NnueNet *net, const int16_t *us, const int16_t *them, int bucket, const NnueKernels *k)
+{
+    int64_t sum = (int64_t)k->output(us, them, net->out_w[bucket]) + net->out_b[bucket];
+    int64_t v = sum * NNUE_SCALE / (NNUE_QA * NNUE_QB);
+    return v > EVAL_MAX ? EVAL_MAX : v < -EVAL_MAX ? -EVAL_MAX : (int)v;
+}
+
+int nnue_evaluate_full(const NnueNet *net, const Position *pos)
+{
+    alignas(64) int16_t acc[COLOR_NB][NNUE_HIDDEN];
+    for (int p = 0; p < COLOR_NB; p++)
+        nnue_refresh(net, pos, p, acc[p], NnueKernelsUsed);
+    return nnue_output(net, acc[pos->side], acc[!pos->side], nnue_out_bucket(pos), NnueKernelsUsed);
+}
+
+void nnue_reset(NnueStack *s, const NnueNet *net, const Position *pos)
+{
+    s->net = net;
+    s->k = NnueKernelsUsed;
+    s->top = 0;
+    NnueAcc *a = &s->acc[0];
+    a->n = 0;
+    for (int p = 0; p < COLOR_NB; p++) {
+        nnue_refresh(net, pos, p, a->v[p], s->k);
+        a->computed[p] = 1;
+        a->king_moved[p] = 0;
+    }
+}
+
+void nnue_push(NnueStack *s, const Position *pos, Move m)
+{
+    NnueAcc *a = &s->acc[++s->top];
+    int from = move_from(m), to = move_to(m), pc = pos->board[from], cap = pos->board[to];
+    a->computed[RED] = a->computed[BLACK] = 0;
+    a->king_moved[RED] = a->king_moved[BLACK] = 0;
+    if (piece_type(pc) == KING)
+        a->king_moved[piece_color(pc)] = 1;
+    a->pc[0] = (uint8_t)pc, a->from[0] = (uint8_t)from, a->to[0] = (uint8_t)to;
+    a->n = 1;
+    if (cap != NO_PIECE) {
+        a->pc[1] = (uint8_t)cap, a->from[1] = (uint8_t)to, a->to[1] = SQUARE_NB;
+        a->n = 2;
+    }
+}
+
+void nnue_push_null(NnueStack *s)
+{
+    NnueAcc *a = &s->acc[++s->top];
+    a->computed[RED] = a->computed[BLACK] = 0;
+    a->king_moved[RED] = a->king_moved[BLACK] = 0;
+    a->n = 0;
+}
+
+const int16_t *nnue_accumulator(NnueStack *s, const Position *pos, int p)
+{
+    NnueAcc *top = &s->acc[s->top];
+    if (top->computed[p])
+        return top->v[p];
+    /* the last computed ply, unless this side's king moved since */
+    int i = s->top;
+    while (!s->acc[i].computed[p]) {
+        if (s->acc[i].king_moved[p] || i == 0) {
+            nnue_refresh(s->net, pos, p, top->v[p], s->k);
+            top->computed[p] = 1;
+            return top->v[p];
+        }
+        i--;
+    }
+    /* the king has stood still since ply i: one orientation for all */
+    int orient = nnue_king_orient(p, pos->king_sq[p]);
+    for (int j = i + 1; j <= s->top; j++) {
+        NnueAcc *a = &s->acc[j];
+        int add[2], sub[2], na = 0, ns = 0;
+        for (int c = 0; c < a->n; c++) {
+            sub[ns++] = nnue_feature(p, orient, a->pc[c], a->from[c]);
+            if (a->to[c] < SQUARE_NB)
+                add[na++] = nnue_feature(p, orient, a->pc[c], a->to[c]);
+        }
+        s->k->update(a->v[p], s->acc[j - 1].v[p], s->net->ft_w, add, na, sub, ns);
+        a->computed[p] = 1;
+    }
+    return top->v[p];
+}
+
+int nnue_evaluate(NnueStack *s, const Position *pos)
+{
+    const int16_t *us = nnue_accumulator(s, pos, pos->side);
+    const int16_t *them = nnue_accumulator(s, pos, !pos->side);
+    return nnue_output(s->net, us, them, nnue_out_bucket(pos), s->k);
+}

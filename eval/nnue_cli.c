@@ -1,0 +1,227 @@
+/* chuhan eval and chuhan train (see nnue_cli.h). */
+#include "nnue_cli.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "engine/util/clock.h"
+#include "engine/util/num.h"
+#include "eval.h"
+#include "nnue.h"
+#include "nnue_data.h"
+#include "nnue_train.h"
+
+int nnue_eval_cli(int argc, char **argv)
+{
+    const char *net_path = NULL;
+    char fen[512] = "";
+    for (int i = 0; i < argc; i++) {
+        if (!strcmp(argv[i], "--net") && i + 1 < argc) {
+            net_path = argv[++i];
+        } else if (!strncmp(argv[i], "--", 2)) {
+            fprintf(stderr, "usage: chuhan eval [--net FILE] [FEN]   (default: the start position)\n");
+            return 2;
+        } else {
+            size_t n = strlen(fen);
+            snprintf(fen + n, sizeof fen - n, "%s%s", n ? " " : "", argv[i]);
+        }
+    }
+    Position pos;
+    char err[512];
+    if (!pos_set_fen(&pos, *fen ? fen : START_FEN, err, sizeof err)) {
+        fprintf(stderr, "eval: bad FEN: %s\n", err);
+        return 1;
+    }
+    char text[FEN_MAX];
+    pos_fen(&pos, text);
+    int hce = evaluate(&pos);
+    printf("position     %s\n", text);
+    printf("hand-written %+d cp (%s to move's view), %+d for red\n", hce, color_name(pos.side),
+           pos.side == RED ? hce : -hce);
+    if (!net_path) {
+        printf("net          none: no net is built in yet; give --net FILE\n");
+        return 0;
+    }
+    NnueNet *net = nnue_load_file(net_path, err, sizeof err);
+    if (!net) {
+        fprintf(stderr, "eval: net %s: %s\n", net_path, err);
+        return 1;
+    }
+    int v = nnue_evaluate_full(net, &pos);
+    printf("net          %+d cp (%s to move's view), %+d for red  [%s, %s, output bucket %d]\n", v,
+           color_name(pos.side), pos.side == RED ? v : -v, net_path, NNUE_ARCH, nnue_out_bucket(&pos));
+    nnue_free(net);
+    return 0;
+}
+
+static int train_usage(void)
+{
+    fprintf(stderr,
+            "usage: chuhan train --data FILE [--data FILE ...] --out NET [options]\n"
+            "  train a net on chuhan datagen files; NET is written in the engine's format (EvalFile),\n"
+            "  with NET.card (its recipe) and NET.ckpt (a checkpoint after every epoch)\n"
+            "  --epochs N        total epochs (default 10; with --resume, those left)\n"
+            "  --batch N         positions per Adam step (default 16384)\n"
+            "  --lr X            Adam's step size (default 0.001)\n"
+            "  --lambda X        weight of the search score against the game result (default 0.75)\n"
+            "  --threads N       (default: every core)\n"
+            "  --validation X    fraction held out to measure the loss (default 0.05)\n"
+            "  --resume          start from NET.ckpt\n"
+            "  --seed N          initial weights and shuffles (default 1)\n"
+            "  --note TEXT       a line for the card (e.g. the datagen command)\n");
+    return 2;
+}
+
+int nnue_train_cli(int argc, char **argv)
+{
+    const char *data[64], *out = NULL, *note = "";
+    int ndata = 0;
+    long epochs = 10, batch = 16384, threads = sysconf(_SC_NPROCESSORS_ONLN);
+    double lr = 0.001, lambda = 0.75, validation = 0.05;
+    uint64_t seed = 1;
+    bool resume = false;
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        bool ok = true;
+        if (!strcmp(a, "--resume")) {
+            resume = true;
+            continue;
+        }
+        if (!v)
+            return train_usage();
+        if (!strcmp(a, "--data") && ndata < 64)
+            data[ndata++] = v;
+        else if (!strcmp(a, "--out"))
+            out = v;
+        else if (!strcmp(a, "--note"))
+            note = v;
+        else if (!strcmp(a, "--epochs"))
+            ok = num_parse(v, 1, 100000, &epochs);
+        else if (!strcmp(a, "--batch"))
+            ok = num_parse(v, 1, 1 << 24, &batch);
+        else if (!strcmp(a, "--threads"))
+            ok = num_parse(v, 1, 256, &threads);
+        else if (!strcmp(a, "--lr"))
+            ok = num_parse_double(v, 1e-7, 1, &lr);
+        else if (!strcmp(a, "--lambda"))
+            ok = num_parse_double(v, 0, 1, &lambda);
+        else if (!strcmp(a, "--validation"))
+            ok = num_parse_double(v, 0, 0.5, &validation);
+        else if (!strcmp(a, "--seed"))
+            ok = num_parse_u64(v, &seed);
+        else
+            ok = false;
+        if (!ok)
+            return train_usage();
+        i++;
+    }
+    if (!ndata || !out)
+        return train_usage();
+    if (threads < 1)
+        threads = 1;
+    /* every file's records, one array */
+    NnueRecord *all = NULL;
+    size_t total = 0;
+    char err[512];
+    for (int i = 0; i < ndata; i++) {
+        size_t n, good;
+        NnueRecord *r = nnue_data_read(data[i], false, &n, &good, err, sizeof err);
+        if (!r && n == 0 && err[0]) {
+            fprintf(stderr, "train: %s\n", err);
+            free(all);
+            return 1;
+        }
+        NnueRecord *bigger = realloc(all, (total + n) * sizeof *all + 1);
+        if (!bigger) {
+            fprintf(stderr, "train: out of memory\n");
+            free(r);
+            free(all);
+            return 1;
+        }
+        all = bigger;
+        if (n)
+            memcpy(all + total, r, n * sizeof *r);
+        total += n;
+        free(r);
+    }
+    /* the held-out part: every k-th record, so that it spans every file */
+    size_t k = validation > 0 ? (size_t)(1 / validation + 0.5) : 0, nval = 0, ntrain = 0;
+    NnueRecord *train = malloc(total * sizeof *train + 1), *val = malloc(total * sizeof *val + 1);
+    if (!train || !val) {
+        fprintf(stderr, "train: out of memory\n");
+        return 1;
+    }
+    for (size_t i = 0; i < total; i++) {
+        if (k && i % k == k - 1)
+            val[nval++] = all[i];
+        else
+            train[ntrain++] = all[i];
+    }
+    free(all);
+    if (ntrain == 0) {
+        fprintf(stderr, "train: no positions in the data\n");
+        return 1;
+    }
+    NnueTrainParams p = {lambda, lr, (int)batch, (int)threads, seed};
+    NnueTrainer *t = nnue_trainer_new(&p);
+    if (!t) {
+        fprintf(stderr, "train: out of memory\n");
+        return 1;
+    }
+    char ckpt[1100], card[1100];
+    snprintf(ckpt, sizeof ckpt, "%s.ckpt", out);
+    snprintf(card, sizeof card, "%s.card", out);
+    if (resume && !nnue_trainer_load(t, ckpt, err, sizeof err)) {
+        fprintf(stderr, "train: %s\n", err);
+        nnue_trainer_free(t);
+        return 1;
+    }
+    printf("train: %zu positions (%zu training, %zu validation), %s, batch %ld, lr %g, lambda %g, %ld threads%s\n",
+           total, ntrain, nval, NNUE_ARCH, batch, lr, lambda, threads, resume ? ", resumed" : "");
+    fflush(stdout);
+    int64_t t0 = now_us();
+    double train_loss = 0, val_loss = 0;
+    while (nnue_trainer_epoch_count(t) < epochs) {
+        int64_t e0 = now_us();
+        train_loss = nnue_train_epoch(t, train, ntrain);
+        val_loss = nval ? nnue_float_loss(nnue_trainer_net(t), val, nval, lambda) : train_loss;
+        double s = (double)(now_us() - e0) * 1e-6;
+        printf("epoch %d/%ld: train loss %.6f, validation loss %.6f, %.1f s, %.0f pos/s\n",
+               nnue_trainer_epoch_count(t), epochs, train_loss, val_loss, s, ntrain / (s > 0 ? s : 1));
+        fflush(stdout);
+        if (!nnue_trainer_save(t, ckpt, err, sizeof err))
+            fprintf(stderr, "train: %s\n", err);
+    }
+    double secs = (double)(now_us() - t0) * 1e-6;
+    NnueNet *net = nnue_alloc();
+    bool ok = net != NULL;
+    if (ok) {
+        nnue_float_quantize(nnue_trainer_net(t), net);
+        ok = nnue_save_file(net, out, err, sizeof err);
+        if (!ok)
+            fprintf(stderr, "train: %s\n", err);
+    }
+    FILE *c = ok ? fopen(card, "w") : NULL;
+    if (c) {
+        fprintf(c, "net          %s\narchitecture %s\n", out, NNUE_ARCH);
+        for (int i = 0; i < ndata; i++)
+            fprintf(c, "data         %s\n", data[i]);
+        fprintf(c, "positions    %zu (%zu training, %zu validation)\n", total, ntrain, nval);
+        fprintf(c, "epochs       %d (batch %ld, lr %g, lambda %g, seed %llu)\n", nnue_trainer_epoch_count(t), batch,
+                lr, lambda, (unsigned long long)seed);
+        fprintf(c, "final loss   train %.6f, validation %.6f\n", train_loss, val_loss);
+        fprintf(c, "time         %.1f s this run, %ld threads\n", secs, threads);
+        if (*note)
+            fprintf(c, "note         %s\n", note);
+        fclose(c);
+    }
+    if (ok)
+        printf("train: wrote %s (%s) and %s\n", out, NNUE_ARCH, card);
+    nnue_free(net);
+    nnue_trainer_free(t);
+    free(train);
+    free(val);
+    return ok ? 0 : 1;
+}

@@ -1,0 +1,337 @@
+/* The net's trainer (see nnue_train.h). */
+#include "nnue_train.h"
+
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/util/error.h"
+#include "engine/util/rng.h"
+
+#define H NNUE_HIDDEN
+/* Float ranges that keep the quantised sums inside int16 and int32: 32
+ * inputs of 1.98 * QA fit an int16 lane. */
+#define FT_CLIP 1.98f
+#define OUT_CLIP ((float)NNUE_OUT_W_MAX / NNUE_QB)
+
+struct NnueTrainer {
+    NnueTrainParams p;
+    float *params, *m, *v; /* NNUE_PARAMS each */
+    float **grad;          /* one gradient per thread */
+    double *loss;          /* per thread, of the current batch */
+    NnueFloat net;
+    int epochs;
+    long steps;
+    uint64_t rng;
+};
+
+static NnueFloat view(float *base)
+{
+    NnueFloat f;
+    f.ft_w = base;
+    f.ft_b = f.ft_w + (size_t)NNUE_INPUTS * H;
+    f.out_w = f.ft_b + H;
+    f.out_b = f.out_w + NNUE_OUT_BUCKETS * 2 * H;
+    return f;
+}
+
+NnueTrainer *nnue_trainer_new(const NnueTrainParams *params)
+{
+    NnueTrainer *t = calloc(1, sizeof *t);
+    if (!t)
+        return NULL;
+    t->p = *params;
+    if (t->p.threads < 1)
+        t->p.threads = 1;
+    t->params = calloc(NNUE_PARAMS, sizeof(float));
+    t->m = calloc(NNUE_PARAMS, sizeof(float));
+    t->v = calloc(NNUE_PARAMS, sizeof(float));
+    t->grad = calloc((size_t)t->p.threads, sizeof *t->grad);
+    t->loss = calloc((size_t)t->p.threads, sizeof *t->loss);
+    bool ok = t->params && t->m && t->v && t->grad && t->loss;
+    for (int i = 0; ok && i < t->p.threads; i++)
+        ok = (t->grad[i] = malloc(NNUE_PARAMS * sizeof(float))) != NULL;
+    if (!ok) {
+        nnue_trainer_free(t);
+        return NULL;
+    }
+    t->net = view(t->params);
+    uint64_t r = t->p.seed;
+    for (size_t i = 0; i < (size_t)NNUE_INPUTS * H; i++)
+        t->net.ft_w[i] = (float)(rng_unit(&r) - 0.5) * 0.1f;
+    for (int i = 0; i < H; i++)
+        t->net.ft_b[i] = 0.1f;
+    for (int i = 0; i < NNUE_OUT_BUCKETS * 2 * H; i++)
+        t->net.out_w[i] = (float)(rng_unit(&r) - 0.5) * 0.1f;
+    t->rng = r;
+    return t;
+}
+
+void nnue_trainer_free(NnueTrainer *t)
+{
+    if (!t)
+        return;
+    for (int i = 0; t->grad && i < t->p.threads; i++)
+        free(t->grad[i]);
+    free(t->grad);
+    free(t->loss);
+    free(t->params);
+    free(t->m);
+    free(t->v);
+    free(t);
+}
+
+NnueFloat *nnue_trainer_net(NnueTrainer *t) { return &t->net; }
+int nnue_trainer_epoch_count(const NnueTrainer *t) { return t->epochs; }
+
+static inline float clampf(float x, float lo, float hi) { return x < lo ? lo : x > hi ? hi : x; }
+static inline double sigmoid(double x) { return 1.0 / (1.0 + exp(-x)); }
+
+/* Layer 1 of both perspectives (side to move first); the output. */
+static float forward(const NnueFloat *net, const NnueSample *s, float acc[2][H], int feats[2][NNUE_MAX_ACTIVE],
+                     int nf[2])
+{
+    for (int h = 0; h < 2; h++) {
+        int p = h ? !s->side : s->side;
+        nf[h] = nnue_sample_features(s, p, feats[h]);
+        memcpy(acc[h], net->ft_b, sizeof acc[h]);
+        for (int i = 0; i < nf[h]; i++) {
+            const float *row = net->ft_w + (size_t)feats[h][i] * H;
+            for (int k = 0; k < H; k++)
+                acc[h][k] += row[k];
+        }
+    }
+    int b = nnue_sample_bucket(s);
+    const float *w = net->out_w + b * 2 * H;
+    float out = net->out_b[b];
+    for (int h = 0; h < 2; h++)
+        for (int k = 0; k < H; k++)
+            out += clampf(acc[h][k], 0, 1) * w[h * H + k];
+    return out;
+}
+
+float nnue_float_forward(const NnueFloat *net, const NnueSample *s)
+{
+    float acc[2][H];
+    int feats[2][NNUE_MAX_ACTIVE], nf[2];
+    return forward(net, s, acc, feats, nf);
+}
+
+static double target(const NnueSample *s, double lambda)
+{
+    return lambda * sigmoid(s->score / (double)NNUE_SCALE) + (1 - lambda) * (s->result + 1) / 2.0;
+}
+
+double nnue_float_loss(const NnueFloat *net, const NnueRecord *recs, size_t n, double lambda)
+{
+    double sum = 0;
+    size_t used = 0;
+    NnueSample s;
+    for (size_t i = 0; i < n; i++) {
+        if (!nnue_record_unpack(&recs[i], &s))
+            continue;
+        double d = sigmoid(nnue_float_forward(net, &s)) - target(&s, lambda);
+        sum += d * d;
+        used++;
+    }
+    return used ? sum / (double)used : 0;
+}
+
+/* ---- one batch, split over the threads ---- */
+
+typedef struct {
+    NnueTrainer *t;
+    const NnueRecord *recs;
+    const uint32_t *order;
+    size_t from, to;
+    int id;
+    size_t used;
+} Job;
+
+static void *batch_part(void *arg)
+{
+    Job *j = arg;
+    NnueTrainer *t = j->t;
+    float *g = t->grad[j->id];
+    memset(g, 0, NNUE_PARAMS * sizeof(float));
+    NnueFloat gn = view(g);
+    float acc[2][H], dacc[2][H];
+    int feats[2][NNUE_MAX_ACTIVE], nf[2];
+    double loss = 0;
+    NnueSample s;
+    for (size_t i = j->from; i < j->to; i++) {
+        if (!nnue_record_unpack(&j->recs[j->order[i]], &s))
+            continue;
+        j->used++;
+        float out = forward(&t->net, &s, acc, feats, nf);
+        double pred = sigmoid(out), d = pred - target(&s, t->p.lambda);
+        loss += d * d;
+        float gout = (float)(2 * d * pred * (1 - pred));
+        int b = nnue_sample_bucket(&s);
+        const float *w = t->net.out_w + b * 2 * H;
+        float *gw = gn.out_w + b * 2 * H;
+        gn.out_b[b] += gout;
+        for (int h = 0; h < 2; h++)
+            for (int k = 0; k < H; k++) {
+                float a = acc[h][k];
+                gw[h * H + k] += gout * clampf(a, 0, 1);
+                dacc[h][k] = a > 0 && a < 1 ? gout * w[h * H + k] : 0;
+            }
+        for (int h = 0; h < 2; h++) {
+            for (int k = 0; k < H; k++)
+                gn.ft_b[k] += dacc[h][k];
+            for (int f = 0; f < nf[h]; f++) {
+                float *row = gn.ft_w + (size_t)feats[h][f] * H;
+                for (int k = 0; k < H; k++)
+                    row[k] += dacc[h][k];
+            }
+        }
+    }
+    t->loss[j->id] = loss;
+    return NULL;
+}
+
+static void adam_step(NnueTrainer *t, size_t used)
+{
+    const float b1 = 0.9f, b2 = 0.999f, eps = 1e-8f;
+    t->steps++;
+    float c1 = 1 - powf(b1, (float)t->steps), c2 = 1 - powf(b2, (float)t->steps);
+    float lr = (float)t->p.lr * sqrtf(c2) / c1, scale = 1.0f / (float)used;
+    size_t ft = (size_t)NNUE_INPUTS * H + H;
+    for (size_t i = 0; i < NNUE_PARAMS; i++) {
+        float g = t->grad[0][i];
+        for (int k = 1; k < t->p.threads; k++)
+            g += t->grad[k][i];
+        if (g == 0 && i < (size_t)NNUE_INPUTS * H)
+            continue; /* an input no position of the batch had */
+        g *= scale;
+        t->m[i] = b1 * t->m[i] + (1 - b1) * g;
+        t->v[i] = b2 * t->v[i] + (1 - b2) * g * g;
+        float x = t->params[i] - lr * t->m[i] / (sqrtf(t->v[i]) + eps);
+        t->params[i] = i < ft ? clampf(x, -FT_CLIP, FT_CLIP) : clampf(x, -OUT_CLIP, OUT_CLIP);
+    }
+}
+
+double nnue_train_epoch(NnueTrainer *t, const NnueRecord *recs, size_t n)
+{
+    uint32_t *order = malloc(n * sizeof *order);
+    if (!order || n == 0) {
+        free(order);
+        return 0;
+    }
+    for (size_t i = 0; i < n; i++)
+        order[i] = (uint32_t)i;
+    for (size_t i = n - 1; i > 0; i--) {
+        size_t k = rng_below(&t->rng, i + 1);
+        uint32_t x = order[i];
+        order[i] = order[k];
+        order[k] = x;
+    }
+    int T = t->p.threads;
+    Job *jobs = calloc((size_t)T, sizeof *jobs);
+    pthread_t *tids = calloc((size_t)T, sizeof *tids);
+    double total = 0;
+    size_t used_all = 0;
+    for (size_t start = 0; jobs && tids && start < n; start += (size_t)t->p.batch) {
+        size_t end = start + (size_t)t->p.batch < n ? start + (size_t)t->p.batch : n, per = (end - start + T - 1) / T;
+        for (int k = 0; k < T; k++) {
+            size_t a = start + per * k < end ? start + per * k : end, b = a + per < end ? a + per : end;
+            jobs[k] = (Job){t, recs, order, a, b, k, 0};
+            if (k > 0 && pthread_create(&tids[k], NULL, batch_part, &jobs[k]) != 0)
+                batch_part(&jobs[k]), tids[k] = 0;
+        }
+        batch_part(&jobs[0]);
+        size_t used = jobs[0].used;
+        double loss = t->loss[0];
+        for (int k = 1; k < T; k++) {
+            if (tids[k])
+                pthread_join(tids[k], NULL);
+            tids[k] = 0;
+            used += jobs[k].used;
+            loss += t->loss[k];
+        }
+        if (used) {
+            adam_step(t, used);
+            total += loss;
+            used_all += used;
+        }
+    }
+    free(jobs);
+    free(tids);
+    free(order);
+    t->epochs++;
+    return used_all ? total / (double)used_all : 0;
+}
+
+void nnue_float_quantize(const NnueFloat *net, NnueNet *out)
+{
+    for (size_t i = 0; i < (size_t)NNUE_INPUTS * H; i++)
+        out->ft_w[i] = (int16_t)lrintf(clampf(net->ft_w[i], -FT_CLIP, FT_CLIP) * NNUE_QA);
+    for (int i = 0; i < H; i++)
+        out->ft_b[i] = (int16_t)lrintf(clampf(net->ft_b[i], -FT_CLIP, FT_CLIP) * NNUE_QA);
+    for (int b = 0; b < NNUE_OUT_BUCKETS; b++) {
+        for (int i = 0; i < 2 * H; i++)
+            out->out_w[b][i] = (int16_t)lrintf(clampf(net->out_w[b * 2 * H + i], -OUT_CLIP, OUT_CLIP) * NNUE_QB);
+        float lim = (float)NNUE_OUT_B_MAX / (NNUE_QA * NNUE_QB);
+        out->out_b[b] = (int32_t)lrintf(clampf(net->out_b[b], -lim, lim) * NNUE_QA * NNUE_QB);
+    }
+}
+
+/* ---- checkpoints ---- */
+
+#define CKPT_MAGIC "CHUHCKPT"
+
+bool nnue_trainer_save(const NnueTrainer *t, const char *path, char *err, size_t errlen)
+{
+    char tmp[1100];
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    FILE *f = fopen(tmp, "wb");
+    if (!f)
+        return err_set(err, errlen, "cannot write %s: %s", tmp, strerror(errno));
+    char arch[32] = {0};
+    memcpy(arch, NNUE_ARCH, strlen(NNUE_ARCH));
+    int32_t epochs = t->epochs;
+    int64_t steps = t->steps;
+    bool ok = fwrite(CKPT_MAGIC, 1, 8, f) == 8 && fwrite(arch, 1, 32, f) == 32 && fwrite(&epochs, 4, 1, f) == 1
+              && fwrite(&steps, 8, 1, f) == 1 && fwrite(&t->rng, 8, 1, f) == 1
+              && fwrite(t->params, sizeof(float), NNUE_PARAMS, f) == NNUE_PARAMS
+              && fwrite(t->m, sizeof(float), NNUE_PARAMS, f) == NNUE_PARAMS
+              && fwrite(t->v, sizeof(float), NNUE_PARAMS, f) == NNUE_PARAMS;
+    ok = fclose(f) == 0 && ok;
+    if (!ok || rename(tmp, path) != 0) {
+        remove(tmp);
+        return err_set(err, errlen, "cannot write %s", path);
+    }
+    return true;
+}
+
+bool nnue_trainer_load(NnueTrainer *t, const char *path, char *err, size_t errlen)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return err_set(err, errlen, "cannot open %s: %s", path, strerror(errno));
+    char magic[8], arch[33] = {0};
+    int32_t epochs;
+    int64_t steps;
+    uint64_t rng;
+    bool ok = fread(magic, 1, 8, f) == 8 && !memcmp(magic, CKPT_MAGIC, 8) && fread(arch, 1, 32, f) == 32
+              && !strcmp(arch, NNUE_ARCH) && fread(&epochs, 4, 1, f) == 1 && fread(&steps, 8, 1, f) == 1
+              && fread(&rng, 8, 1, f) == 1;
+    if (!ok) {
+        fclose(f);
+        return err_set(err, errlen, "%s is not a checkpoint of a %s net", path, NNUE_ARCH);
+    }
+    ok = fread(t->params, sizeof(float), NNUE_PARAMS, f) == NNUE_PARAMS
+         && fread(t->m, sizeof(float), NNUE_PARAMS, f) == NNUE_PARAMS
+         && fread(t->v, sizeof(float), NNUE_PARAMS, f) == NNUE_PARAMS;
+    fclose(f);
+    if (!ok)
+        return err_set(err, errlen, "%s: truncated checkpoint", path);
+    t->epochs = epochs;
+    t->steps = steps;
+    t->rng = rng;
+    return true;
+}

@@ -1,0 +1,192 @@
+/* The neural evaluation's inference: the accumulators updated move by move
+ * (lazily, as a search drives them, with null moves and take-backs) equal
+ * a refresh from the board after every move of long random games, for both
+ * perspectives and every king bucket; the AVX2 kernels equal the plain
+ * ones bit for bit. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/board/movegen.h"
+#include "eval/nnue.h"
+#include "tests.h"
+
+/* A net of random weights, in the ranges a trained net has. */
+static NnueNet *random_net(uint64_t seed)
+{
+    NnueNet *net = nnue_alloc();
+    assert_non_null(net);
+    for (size_t i = 0; i < sizeof net->ft_w / sizeof net->ft_w[0]; i++)
+        net->ft_w[i] = (int16_t)((int)rng_below(&seed, 401) - 200);
+    for (int i = 0; i < NNUE_HIDDEN; i++)
+        net->ft_b[i] = (int16_t)((int)rng_below(&seed, 301) - 100);
+    for (int b = 0; b < NNUE_OUT_BUCKETS; b++) {
+        for (int i = 0; i < 2 * NNUE_HIDDEN; i++)
+            net->out_w[b][i] = (int16_t)((int)rng_below(&seed, 255) - 127);
+        net->out_b[b] = (int32_t)rng_below(&seed, 20001) - 10000;
+    }
+    return net;
+}
+
+static void check_top(NnueStack *s, const Position *pos, const NnueNet *net, int *seen)
+{
+    alignas(64) int16_t full[NNUE_HIDDEN];
+    for (int p = 0; p < COLOR_NB; p++) {
+        nnue_refresh(net, pos, p, full, &NnuePlain);
+        const int16_t *inc = nnue_accumulator(s, pos, p);
+        assert_memory_equal(inc, full, sizeof full);
+        seen[p * 12 + nnue_king_orient(p, pos->king_sq[p])] = 1;
+    }
+    assert_int_equal(nnue_evaluate(s, pos), nnue_evaluate_full(net, pos));
+}
+
+static Move random_legal(const Position *pos, uint64_t *rng)
+{
+    Move list[MAX_MOVES];
+    int n = gen_legal(pos, list);
+    return n ? list[rng_below(rng, (uint64_t)n)] : MOVE_NONE;
+}
+
+/* Random games; at each move a short random excursion (moves, null moves,
+ * some evaluated, some not) is made and taken back, as a search would. */
+static void test_nnue_incremental_equals_refresh(void **state)
+{
+    (void)state;
+    NnueNet *net = random_net(1);
+    NnueStack *s = malloc(sizeof *s);
+    Position *pos = malloc(sizeof *pos);
+    assert_non_null(s);
+    assert_non_null(pos);
+    int seen[2 * 12] = {0};
+    uint64_t rng = 2026;
+    int checks = 0;
+    for (int game = 0; game < 24; game++) {
+        assert_true(pos_set_fen(pos, START_FEN, NULL, 0));
+        nnue_reset(s, net, pos);
+        for (int ply = 0; ply < 200; ply++) {
+            Move m = random_legal(pos, &rng);
+            if (!m)
+                break;
+            nnue_push(s, pos, m);
+            pos_do_move(pos, m);
+            check_top(s, pos, net, seen);
+            checks++;
+            int depth = (int)rng_below(&rng, 6), made = 0;
+            for (; made < depth; made++) {
+                Move e = random_legal(pos, &rng);
+                if (!e)
+                    break;
+                if (rng_below(&rng, 8) == 0 && !pos_in_check(pos)) {
+                    nnue_push_null(s);
+                    pos_do_null(pos);
+                    e = MOVE_NULL;
+                } else {
+                    nnue_push(s, pos, e);
+                    pos_do_move(pos, e);
+                }
+                if (rng_below(&rng, 3) == 0) {
+                    check_top(s, pos, net, seen);
+                    checks++;
+                }
+            }
+            /* take the excursion back (the state stack knows null moves) */
+            for (int i = 0; i < made; i++) {
+                if (pos_state(pos)->move == MOVE_NULL)
+                    pos_undo_null(pos);
+                else
+                    pos_undo_move(pos);
+                nnue_pop(s);
+            }
+            /* evaluating after a take-back uses what was computed before */
+            if (rng_below(&rng, 2) == 0) {
+                check_top(s, pos, net, seen);
+                checks++;
+            }
+        }
+    }
+    /* 9 palace points: the centre file's 3 are never mirrored */
+    for (int i = 0; i < 24; i++)
+        if (!seen[i] && !(i % 12 / 2 % 2 == 1 && i % 2 == 1))
+            fail_msg("perspective %d orientation %d (bucket %d, mirror %d) never seen", i / 12, i % 12,
+                     i % 12 / 2, i % 2);
+    assert_true(checks > 5000);
+    free(pos);
+    free(s);
+    nnue_free(net);
+}
+
+static void test_nnue_simd_equals_plain(void **state)
+{
+    (void)state;
+    if (!NnueAvx2 || !__builtin_cpu_supports("avx2"))
+        skip();
+    NnueNet *net = random_net(7);
+    Position *pos = malloc(sizeof *pos);
+    assert_non_null(pos);
+    uint64_t rng = 99;
+    alignas(64) int16_t a[COLOR_NB][NNUE_HIDDEN], b[COLOR_NB][NNUE_HIDDEN];
+    for (int game = 0; game < 8; game++) {
+        assert_true(pos_set_fen(pos, START_FEN, NULL, 0));
+        for (int ply = 0; ply < 150; ply++) {
+            for (int p = 0; p < COLOR_NB; p++) {
+                nnue_refresh(net, pos, p, a[p], &NnuePlain);
+                nnue_refresh(net, pos, p, b[p], NnueAvx2);
+                assert_memory_equal(a[p], b[p], sizeof a[p]);
+            }
+            for (int bucket = 0; bucket < NNUE_OUT_BUCKETS; bucket++)
+                assert_int_equal(nnue_output(net, a[pos->side], a[!pos->side], bucket, &NnuePlain),
+                                 nnue_output(net, b[pos->side], b[!pos->side], bucket, NnueAvx2));
+            Move m = random_legal(pos, &rng);
+            if (!m)
+                break;
+            pos_do_move(pos, m);
+        }
+    }
+    /* the extremes: wrapping int16 lanes and the clip at both ends */
+    int16_t big[NNUE_HIDDEN], out_a[NNUE_HIDDEN], out_b[NNUE_HIDDEN];
+    for (int k = 0; k < NNUE_HIDDEN; k++)
+        big[k] = (int16_t)(k % 2 ? 32767 - k : -32768 + k);
+    int rows[3] = {0, 5, 7000};
+    NnuePlain.update(out_a, big, net->ft_w, rows, 3, rows + 1, 2);
+    NnueAvx2->update(out_b, big, net->ft_w, rows, 3, rows + 1, 2);
+    assert_memory_equal(out_a, out_b, sizeof out_a);
+    assert_int_equal(NnuePlain.output(big, out_a, net->out_w[0]), NnueAvx2->output(big, out_a, net->out_w[0]));
+    free(pos);
+    nnue_free(net);
+}
+
+static void test_nnue_features(void **state)
+{
+    (void)state;
+    Position pos;
+    assert_true(pos_set_fen(&pos, START_FEN, NULL, 0));
+    int f[2][NNUE_MAX_ACTIVE];
+    /* the start position is symmetric: each side sees the same inputs */
+    int n0 = nnue_features(&pos, RED, f[0]), n1 = nnue_features(&pos, BLACK, f[1]);
+    assert_int_equal(n0, 32);
+    assert_int_equal(n1, 32);
+    int sorted[2][NNUE_HIDDEN] = {{0}};
+    for (int i = 0; i < 32; i++) {
+        assert_in_range(f[0][i], 0, NNUE_INPUTS - 1);
+        sorted[0][f[0][i] % 256]++;
+        sorted[1][f[1][i] % 256]++;
+    }
+    assert_memory_equal(sorted[0], sorted[1], sizeof sorted[0]);
+    /* king buckets: the centre of the back rank is bucket 1, not mirrored;
+     * a king right of centre is mirrored into the left file's bucket */
+    assert_int_equal(nnue_king_orient(RED, make_square(4, 0)), 1 * 2 + 0);
+    assert_int_equal(nnue_king_orient(RED, make_square(5, 1)), 2 * 2 + 1);
+    assert_int_equal(nnue_king_orient(RED, make_square(3, 1)), 2 * 2 + 0);
+    assert_int_equal(nnue_king_orient(BLACK, make_square(4, 9)), 1 * 2 + 0);
+    assert_int_equal(nnue_king_orient(BLACK, make_square(3, 7)), 4 * 2 + 0);
+}
+
+const struct CMUnitTest *nnue_tests(size_t *count)
+{
+    static const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_nnue_features),
+        cmocka_unit_test(test_nnue_incremental_equals_refresh),
+        cmocka_unit_test(test_nnue_simd_equals_plain),
+    };
+    *count = sizeof tests / sizeof tests[0];
+    return tests;
+}
