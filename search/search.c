@@ -79,75 +79,6 @@ void search_clear(SearchThread *th)
     memset(th->counter_moves, 0, sizeof th->counter_moves);
     memset(th->capture_history, 0, sizeof th->capture_history);
     memset(th->cont_history, 0, sizeof th->cont_history);
-    memset(th->pawn_corr, 0, sizeof th->pawn_corr);
-    memset(th->nonpawn_corr, 0, sizeof th->nonpawn_corr);
-}
-
-/* ---- correction history ----
- * The static evaluation misjudges some kinds of position the same way
- * again and again (a pawn structure, one side's set of pieces).  After a
- * search, the gap between its result and the uncorrected evaluation is
- * averaged into tables keyed by the pawns of both sides and by each side's
- * other pieces; the evaluation of later positions with the same keys is
- * moved by those averages.  The keys are hashed from the bitboards here, so the
- * position need not keep them. */
-
-typedef struct {
-    uint32_t pawn, nonpawn[COLOR_NB];
-} CorrKeys;
-
-static inline uint64_t hash_board(uint64_t h, Bitboard b)
-{
-    h = (h ^ (uint64_t)b) * 0x9E3779B97F4A7C15ULL;
-    h = (h ^ (uint64_t)(b >> 64)) * 0xC2B2AE3D27D4EB4FULL;
-    return h ^ (h >> 29);
-}
-
-static inline uint32_t corr_index(uint64_t h) { return (uint32_t)((h * 0xD6E8FEB86659FD93ULL) >> 50) & (CORR_SIZE - 1); }
-
-static CorrKeys corr_keys(const Position *pos)
-{
-    CorrKeys k;
-    k.pawn = corr_index(hash_board(hash_board(1, pos_pieces(pos, RED, PAWN)), pos_pieces(pos, BLACK, PAWN)));
-    for (int c = RED; c <= BLACK; c++) {
-        uint64_t h = 2 + (uint64_t)c;
-        for (int pt = ADVISOR; pt <= KING; pt++)
-            h = hash_board(h, pos_pieces(pos, c, pt));
-        k.nonpawn[c] = corr_index(h);
-    }
-    return k;
-}
-
-/* The correction of the evaluation, cp: a weighted mean of the tables'
- * averages, the pawn table at half the weight, each side's pieces at a
- * quarter. */
-static inline int corr_value(const SearchThread *th, int us, const CorrKeys *k)
-{
-    int v = 2 * th->pawn_corr[us][k->pawn] + th->nonpawn_corr[RED][us][k->nonpawn[RED]]
-          + th->nonpawn_corr[BLACK][us][k->nonpawn[BLACK]];
-    return v / (4 * CORR_GRAIN);
-}
-
-static inline int corrected_eval(int eval, int corr)
-{
-    int v = eval + corr;
-    return v > EVAL_MAX ? EVAL_MAX : v < -EVAL_MAX ? -EVAL_MAX : v;
-}
-
-static inline void corr_entry_update(int16_t *e, int diff, int weight)
-{
-    int v = (*e * (CORR_WEIGHT_SCALE - weight) + diff * CORR_GRAIN * weight) / CORR_WEIGHT_SCALE;
-    *e = (int16_t)(v > CORR_MAX ? CORR_MAX : v < -CORR_MAX ? -CORR_MAX : v);
-}
-
-static void corr_update(SearchThread *th, int us, const CorrKeys *k, int diff, int depth)
-{
-    int weight = depth * depth + 2 * depth + 1;
-    if (weight > 128)
-        weight = 128;
-    corr_entry_update(&th->pawn_corr[us][k->pawn], diff, weight);
-    corr_entry_update(&th->nonpawn_corr[RED][us][k->nonpawn[RED]], diff, weight);
-    corr_entry_update(&th->nonpawn_corr[BLACK][us][k->nonpawn[BLACK]], diff, weight);
 }
 
 static inline int value_to_tt(int v, int ply)
@@ -358,8 +289,7 @@ static int qsearch(SearchThread *th, Stack *ss, int alpha, int beta, bool pv_nod
         best_value = static_eval = -VALUE_INFINITE;
     } else {
         raw_eval = tt_hit && tte.eval != VALUE_NONE ? tte.eval : static_evaluation(th);
-        CorrKeys ck = corr_keys(pos);
-        best_value = static_eval = corrected_eval(damped(raw_eval, pos, sh), corr_value(th, pos->side, &ck));
+        best_value = static_eval = damped(raw_eval, pos, sh);
         if (tt_value != VALUE_NONE && (tte.bound & (tt_value > best_value ? TT_BOUND_LOWER : TT_BOUND_UPPER)))
             best_value = tt_value;
         /* Stand pat: the side to move need not capture. */
@@ -478,18 +408,14 @@ static int search(SearchThread *th, Stack *ss, int alpha, int beta, int depth, b
         return tt_value;
     }
 
-    /* Step 4. Static evaluation, corrected by what searches of like
-     * positions found. */
-    int static_eval, eval, raw_eval = VALUE_NONE, uncorrected = VALUE_NONE;
-    CorrKeys ck = {0, {0, 0}};
+    /* Step 4. Static evaluation. */
+    int static_eval, eval, raw_eval = VALUE_NONE;
     bool improving = false;
     if (in_check) {
         static_eval = eval = ss->static_eval = VALUE_NONE;
     } else {
         raw_eval = tt_hit && tte.eval != VALUE_NONE ? tte.eval : static_evaluation(th);
-        ck = corr_keys(pos);
-        uncorrected = damped(raw_eval, pos, sh);
-        ss->static_eval = eval = static_eval = corrected_eval(uncorrected, corr_value(th, pos->side, &ck));
+        ss->static_eval = eval = static_eval = damped(raw_eval, pos, sh);
         if (tt_value != VALUE_NONE && (tte.bound & (tt_value > eval ? TT_BOUND_LOWER : TT_BOUND_UPPER)))
             eval = tt_value;
         if (!tt_hit && !excluded)
@@ -729,15 +655,7 @@ static int search(SearchThread *th, Stack *ss, int alpha, int beta, int depth, b
         }
     }
 
-    /* Step 15. Teach the correction history how far the evaluation was
-     * off, when the result says so: not a capture's gain, not a bound on
-     * the wrong side of the evaluation, not a decided score. */
-    if (!in_check && !excluded && !(best_move && pos_is_capture(pos, best_move))
-        && abs(best_value) < VALUE_RULE_IN_MAX_PLY && !(best_value >= beta && best_value <= static_eval)
-        && !(!best_move && best_value >= static_eval))
-        corr_update(th, pos->side, &ck, best_value - uncorrected, depth);
-
-    /* Step 16. Remember the result. */
+    /* Step 15. Remember the result. */
     if (excluded)
         ; /* a search without one move says nothing the table may keep */
     else if (path_dependent(best_value))

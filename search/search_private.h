@@ -68,10 +68,6 @@ typedef struct {
 } Stack;
 
 typedef int16_t History[COLOR_NB][SQUARE_NB * SQUARE_NB];
-/* Correction history: how far the static evaluation missed the search's
- * result in positions sharing a key, by side to move (see search.c). */
-#define CORR_SIZE 16384
-typedef int16_t CorrHist[COLOR_NB][CORR_SIZE];
 
 typedef struct SearchThread {
     int id;
@@ -89,8 +85,6 @@ typedef struct SearchThread {
     Move counter_moves[PIECE_NB][SQUARE_NB];
     int16_t capture_history[PIECE_NB][SQUARE_NB][PIECE_TYPE_NB];
     ContHist cont_history[PIECE_NB][SQUARE_NB]; /* [0][0]: after a null move or at the root */
-    CorrHist pawn_corr;              /* keyed by both sides' pawns */
-    CorrHist nonpawn_corr[COLOR_NB]; /* keyed by one side's other pieces */
     Stack stack[MAX_PLY + 10];
     Move pv_table[MAX_PLY + 2][MAX_PLY + 2];
     NnueStack nnue; /* follows pos from the root when the net evaluates */
