@@ -13,6 +13,7 @@
 #include "engine/records/pgn.h"
 #include "engine/util/clock.h"
 #include "engine/util/num.h"
+#include "engine/util/outfile.h"
 
 #define ANALYZE_PV 8 /* lines kept per position (--multipv) */
 
@@ -130,10 +131,13 @@ static void put_tag(FILE *out, const char *name, const char *value)
     fputs("\"]\n", out);
 }
 
-/* A score for a comment, Red's view: +1.25, or #3 / #-2 for a mate. */
+/* A score for a comment, Red's view: +1.25, or #3 / #-2 for a mate in so
+ * many moves, R5 / R-2 for a win by the repetition rules in so many plies. */
 static void score_text(int red_score, char *out, size_t len)
 {
-    if (score_is_mate(red_score))
+    if (score_is_rule_win(red_score))
+        snprintf(out, len, "R%d", red_score > 0 ? score_rule_win_plies(red_score) : -score_rule_win_plies(-red_score));
+    else if (score_is_mate(red_score))
         snprintf(out, len, "#%d", red_score > 0 ? score_mate_in(red_score) : -score_mate_in(-red_score));
     else
         snprintf(out, len, "%+.2f", red_score / 100.0);
@@ -160,11 +164,9 @@ static bool write_graph(const char *dir, long index, const PgnGame *g, const Ply
 {
     char path[4096];
     snprintf(path, sizeof path, "%s/game-%ld.svg", dir, index);
-    FILE *f = fopen(path, "w");
-    if (!f) {
-        snprintf(err, errlen, "cannot write %.300s: %s", path, strerror(errno));
+    FILE *f = outfile_open(path, err, errlen);
+    if (!f)
         return false;
-    }
     const int W = 800, H = 300, L = 40, R = 10, T = 30, B = 30;
     double pw = W - L - R, ph = H - T - B;
     double dx = n > 0 ? pw / n : pw;
@@ -425,14 +427,14 @@ int analyze_cli(int argc, char **argv)
         fprintf(stderr, "analyze: cannot make %s: %s\n", s.graph_dir, strerror(errno));
         return 2;
     }
-    FILE *out = s.output ? fopen(s.output, "w") : stdout;
+    char err[512];
+    FILE *out = s.output ? outfile_open(s.output, err, sizeof err) : stdout;
     if (!out) {
-        fprintf(stderr, "analyze: cannot write %s: %s\n", s.output, strerror(errno));
+        fprintf(stderr, "analyze: %s\n", err);
         return 2;
     }
     Analysis *a = calloc(1, sizeof *a);
     Found *found = calloc(1, sizeof *found);
-    char err[512];
     EngineCallbacks cb = {on_info, on_bestmove, NULL, found};
     Engine *e = a && found ? engine_new(&cb, err, sizeof err) : NULL;
     if (!e) {

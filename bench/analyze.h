@@ -5,7 +5,9 @@
  *                  [--multipv K] [--encoding E] [--graph DIR] [--output FILE] FILE...
  *
  * Each position of each game is searched; the score after every move is
- * written as a comment ({+0.35/12}: pawns for Red, depth), and a move that
+ * written as a comment ({+0.35/12}: pawns for Red, depth; #3 / #-2 a mate
+ * in so many moves, R5 / R-2 a win by the repetition rules in so many
+ * plies, for Red / for Black), and a move that
  * costs the mover expected score (the WDL model, search/score.h) gets a
  * NAG: $6 (?!) from ANALYZE_INACCURACY, $2 (?) from ANALYZE_MISTAKE, $4
  * (??) from ANALYZE_BLUNDER, with the engine's best line as a variation.

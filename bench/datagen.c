@@ -1,6 +1,8 @@
 /* chuhan datagen: self-play training data (see datagen.h). */
 #include "datagen.h"
 
+#include <errno.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,11 +12,14 @@
 #include <unistd.h>
 
 #include "book/book.h"
+#include "datagen_ranks.h"
+#include "engine/comm.h"
 #include "engine/board/movegen.h"
 #include "engine/engine.h"
 #include "engine/rules/rules.h"
 #include "engine/util/clock.h"
 #include "engine/util/num.h"
+#include "engine/util/outfile.h"
 #include "engine/util/rng.h"
 #include "eval/nnue_data.h"
 #include "match_referee.h"
@@ -37,6 +42,13 @@ typedef struct {
     long written, start_count, games, this_run;
     bool failed, done;
     char err[512];
+    /* under mpirun (datagen_ranks.h): this process's rank; rank 0 owns the
+     * file and root; the others send their records, with the games they
+     * come from */
+    int rank;
+    DgrRoot *root;
+    long unsent_games;
+    long own, own_games; /* positions and games of this process */
 } Datagen;
 
 typedef struct {
@@ -64,6 +76,18 @@ static void flush_locked(Datagen *dg)
 {
     if (!dg->npending || dg->failed)
         return;
+    if (dg->rank) {
+        bool lost;
+        if (dgr_send(dg->pending, dg->npending, dg->unsent_games, &lost)) {
+            dg->written += (long)dg->npending;
+            dg->npending = 0;
+            dg->unsent_games = 0;
+        } else if (lost) {
+            dg->failed = true;
+            snprintf(dg->err, sizeof dg->err, "rank 0 is gone: the records cannot be sent");
+        } /* else rank 0 does not keep up: sent with the next game's */
+        return;
+    }
     if (!nnue_data_append(dg->out, dg->pending, dg->npending, dg->err, sizeof dg->err))
         dg->failed = true;
     else
@@ -137,7 +161,11 @@ static void play_game(Worker *w, Engine *e, Referee *ref, uint64_t *rng, NnueRec
         dg->pending[dg->npending++] = recs[i];
     dg->this_run += n;
     dg->games++;
-    if (dg->npending >= FLUSH_RECORDS)
+    dg->unsent_games++;
+    dg->own += n;
+    dg->own_games++;
+    /* the other ranks send each game as it ends: rank 0 counts them */
+    if (dg->npending >= FLUSH_RECORDS || (dg->rank && dg->npending))
         flush_locked(dg);
     if (dg->start_count + dg->this_run >= dg->target)
         dg->done = true;
@@ -154,6 +182,9 @@ static void *worker_main(void *arg)
     Referee *ref = referee_new(RULE_CXA, 120, 3);
     NnueRecord *recs = malloc(sizeof *recs * MAX_GAME_PLY);
     uint64_t rng = dg->seed ^ (0x9E3779B97F4A7C15ULL * (uint64_t)(w->id + 1));
+    /* under mpirun each rank plays its own games: no search of the job's */
+    if (e)
+        engine_use_ranks(e, false);
     if (!e || !ref || !recs || !engine_set_option(e, "OwnBook", "false", err, sizeof err)) {
         pthread_mutex_lock(&dg->lock);
         dg->failed = true;
@@ -175,14 +206,182 @@ static void *worker_main(void *arg)
     return NULL;
 }
 
+/* Rank 0: records another rank sent, with the games they come from. */
+static void take_records(void *ctx, const NnueRecord *recs, size_t n, long games)
+{
+    Datagen *dg = ctx;
+    pthread_mutex_lock(&dg->lock);
+    for (size_t i = 0; i < n; i++) {
+        if (dg->npending == FLUSH_RECORDS * 2)
+            flush_locked(dg);
+        if (dg->npending < FLUSH_RECORDS * 2)
+            dg->pending[dg->npending++] = recs[i];
+    }
+    dg->this_run += (long)n;
+    dg->games += games;
+    if (dg->npending >= FLUSH_RECORDS)
+        flush_locked(dg);
+    if (dg->start_count + dg->this_run >= dg->target)
+        dg->done = true;
+    pthread_mutex_unlock(&dg->lock);
+}
+
+static double cpu_seconds(void)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec * 1e-6 + (double)ru.ru_stime.tv_sec
+           + ru.ru_stime.tv_usec * 1e-6;
+}
+
+/* Rank 0: what the file holds counts toward the target; a partly
+ * written last frame goes. */
+static bool resume(Datagen *dg, char *err, size_t errlen)
+{
+    size_t have, good;
+    NnueRecord *old = nnue_data_read(dg->out, true, &have, &good, err, errlen);
+    free(old);
+    struct stat st;
+    if (!old && have == 0 && err[0] && stat(dg->out, &st) == 0 && st.st_size > 0)
+        return false;
+    if (stat(dg->out, &st) == 0 && (size_t)st.st_size > good) {
+        fprintf(stderr, "datagen: %s: dropping %zu bytes of a partly written frame\n", dg->out,
+                (size_t)st.st_size - good);
+        if (truncate(dg->out, (off_t)good) != 0) {
+            snprintf(err, errlen, "%s: cannot cut the partial frame: %s", dg->out, strerror(errno));
+            return false;
+        }
+    }
+    dg->start_count = dg->written = (long)have;
+    return true;
+}
+
+/* Play until the target (rank 0) or until rank 0 says stop (the other
+ * ranks); the exit status. */
+static int run(Datagen *dg)
+{
+    char err[512];
+    if (!dg->rank && dg->start_count >= dg->target) {
+        printf("datagen: %s already holds %ld positions (target %ld)\n", dg->out, dg->start_count, dg->target);
+        if (dg->root) {
+            DgrFigures none = {0};
+            dg->done = true;
+            dgr_root_finish(dg->root, take_records, dg, &none, stdout);
+            flush_locked(dg);
+        }
+        return 0;
+    }
+    Book *book = book_load_default(err, sizeof err);
+    if (!book && !dg->rank)
+        fprintf(stderr, "datagen: no book (%s); random openings only\n", err);
+    dg->book = book;
+    dg->pending = malloc(sizeof *dg->pending * FLUSH_RECORDS * 2);
+    Worker *workers = calloc((size_t)dg->threads, sizeof *workers);
+    pthread_t *tids = calloc((size_t)dg->threads, sizeof *tids);
+    if (!dg->pending || !workers || !tids) {
+        fprintf(stderr, "datagen: out of memory\n");
+        return 1;
+    }
+    if (!dg->rank) {
+        printf("datagen: %s: %ld positions there, target %ld; %ld nodes per move, %ld threads%s, seed %llu\n", dg->out,
+               dg->start_count, dg->target, dg->nodes, dg->threads, dg->root ? " a rank" : "",
+               (unsigned long long)dg->seed);
+        if (dg->root)
+            printf("datagen: %d ranks\n", comm_size());
+        fflush(stdout);
+    }
+    int64_t t0 = now_ms();
+    int started = 0;
+    for (int i = 0; i < dg->threads; i++) {
+        workers[i] = (Worker){dg, i, 0, MOVE_NONE};
+        if (pthread_create(&tids[i], NULL, worker_main, &workers[i]) == 0)
+            started++;
+        else
+            break;
+    }
+    /* the progress line, every few seconds, until the workers are done;
+     * the ranks' messages taken all along */
+    for (int k = 0; started; k++) {
+        usleep(250000);
+        if (dg->root)
+            dgr_root_poll(dg->root, take_records, dg);
+        else if (dg->rank && dgr_stop_heard()) {
+            pthread_mutex_lock(&dg->lock);
+            dg->done = true;
+            pthread_mutex_unlock(&dg->lock);
+        }
+        pthread_mutex_lock(&dg->lock);
+        bool stop = dg->done || dg->failed;
+        long made = dg->this_run, games = dg->games, total = dg->start_count + dg->this_run;
+        pthread_mutex_unlock(&dg->lock);
+        if (stop)
+            break;
+        if (k % 40 == 39 && !dg->rank) {
+            double s = (double)(now_ms() - t0) / 1000.0, rate = made / (s > 0 ? s : 1);
+            printf("datagen: %ld positions (%ld this run), %ld games, %.1f pos/s (%.1f per thread), ETA %.0f min\n",
+                   total, made, games, rate, rate / started, rate > 0 ? (dg->target - total) / rate / 60 : 0.0);
+            fflush(stdout);
+        }
+    }
+    for (int i = 0; i < started; i++)
+        pthread_join(tids[i], NULL);
+    double s = (double)(now_ms() - t0) / 1000.0;
+    /* on a shared machine the wall clock says little: the CPU time too */
+    double cpu = cpu_seconds();
+    DgrFigures fig = {.positions = dg->own, .games = dg->own_games, .cpu_s = cpu, .wall_s = s};
+    pthread_mutex_lock(&dg->lock);
+    flush_locked(dg);
+    if (dg->rank) {
+        /* what rank 0 could not take yet goes now, while it waits for it */
+        for (int64_t until = now_ms() + DGR_SILENT_MS / 2; dg->npending && !dg->failed && now_ms() < until;) {
+            pthread_mutex_unlock(&dg->lock);
+            usleep(20000);
+            dgr_stop_heard();
+            pthread_mutex_lock(&dg->lock);
+            flush_locked(dg);
+        }
+        snprintf(fig.err, sizeof fig.err, "%.200s", dg->failed ? dg->err : dg->npending ? "records not sent" : "");
+        pthread_mutex_unlock(&dg->lock);
+        dgr_send_done(&fig);
+    } else {
+        pthread_mutex_unlock(&dg->lock);
+        if (dg->root) {
+            fig.positions = dg->own;
+            fig.games = dg->own_games;
+            cpu = dgr_root_finish(dg->root, take_records, dg, &fig, stdout);
+            s = (double)(now_ms() - t0) / 1000.0;
+            started *= comm_size(); /* every rank runs as many threads */
+        }
+        pthread_mutex_lock(&dg->lock);
+        flush_locked(dg);
+        pthread_mutex_unlock(&dg->lock);
+        printf("datagen: done: %ld positions in %s (%ld this run, %ld games) in %.1f s: %.1f pos/s, %.1f per thread; "
+               "%.1f CPU s, %.1f pos per CPU second\n",
+               dg->written, dg->out, dg->this_run, dg->games, s, dg->this_run / (s > 0 ? s : 1),
+               dg->this_run / (s > 0 ? s : 1) / (started ? started : 1), cpu, dg->this_run / (cpu > 0 ? cpu : 1));
+    }
+    book_free(book);
+    free(dg->pending);
+    free(workers);
+    free(tids);
+    if (dg->failed) {
+        fprintf(stderr, "datagen: %s%s\n", dg->rank ? "a rank: " : "", dg->err);
+        return 1;
+    }
+    return 0;
+}
+
 static int usage(void)
 {
+    if (comm_rank())
+        return 2; /* rank 0 says it */
     fprintf(stderr,
             "usage: chuhan datagen --out FILE [--positions N] [--nodes N] [--threads N] [--book-plies N]\n"
             "                      [--random-plies N] [--max-plies N] [--seed N]\n"
             "  self-play games at N nodes per move (default 5000), one per thread (default: every core),\n"
             "  openings from the built-in book (8 plies) then random plies (4), until FILE holds\n"
-            "  --positions positions (default 100000); appends, and resumes where it stopped\n");
+            "  --positions positions (default 100000); appends, and resumes where it stopped\n"
+            "  under mpirun -np N (make MPI=1): every rank plays, rank 0 writes FILE\n");
     return 2;
 }
 
@@ -193,7 +392,7 @@ int datagen_cli(int argc, char **argv)
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     dg.threads = cpus < 1 ? 1 : cpus;
     dg.seed = (uint64_t)now_us();
-    for (int i = 0; i < argc; i++) {
+    for (int i = 0; i < argc; i += 2) { /* each option and its value */
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         long *target = !strcmp(a, "--positions")      ? &dg.target
                        : !strcmp(a, "--nodes")        ? &dg.nodes
@@ -211,97 +410,28 @@ int datagen_cli(int argc, char **argv)
                 return usage();
         } else if (!target || !num_parse(v, 0, 1000000000, target))
             return usage();
-        i++;
     }
     if (!dg.out || dg.threads < 1 || dg.nodes < 1 || dg.max_plies < 1 || dg.max_plies > MAX_GAME_PLY)
         return usage();
-    /* resume: what the file holds counts; a partial last frame goes */
-    size_t have, good;
+    dg.rank = comm_rank();
     char err[512];
-    NnueRecord *old = nnue_data_read(dg.out, true, &have, &good, err, sizeof err);
-    free(old);
-    if (!old && have == 0 && err[0] && access(dg.out, F_OK) == 0) {
-        struct stat st;
-        if (stat(dg.out, &st) == 0 && st.st_size > 0) {
-            fprintf(stderr, "datagen: %s\n", err);
-            return 1;
-        }
+    if (dg.rank) {
+        /* another rank: no file; it plays until rank 0 says stop */
+        dg.target = LONG_MAX;
+        dg.seed ^= 0xD1B54A32D192ED03ULL * (uint64_t)dg.rank;
+    } else if (!outfile_check(dg.out, err, sizeof err) || !resume(&dg, err, sizeof err)) {
+        /* the file: a new one or a regular one only (outfile_check), then resumed */
+        fprintf(stderr, "datagen: %s\n", err);
+        if (comm_size() > 1)
+            dgr_stop_all();
+        return 1;
     }
-    struct stat st;
-    if (stat(dg.out, &st) == 0 && (size_t)st.st_size > good) {
-        fprintf(stderr, "datagen: %s: dropping %zu bytes of a partly written frame\n", dg.out,
-                (size_t)st.st_size - good);
-        if (truncate(dg.out, (off_t)good) != 0) {
-            perror("datagen: truncate");
-            return 1;
-        }
-    }
-    dg.start_count = dg.written = (long)have;
-    if (dg.start_count >= dg.target) {
-        printf("datagen: %s already holds %ld positions (target %ld)\n", dg.out, dg.start_count, dg.target);
-        return 0;
-    }
-    Book *book = book_load_default(err, sizeof err);
-    if (!book)
-        fprintf(stderr, "datagen: no book (%s); random openings only\n", err);
-    dg.book = book;
-    dg.pending = malloc(sizeof *dg.pending * FLUSH_RECORDS * 2);
-    Worker *workers = calloc((size_t)dg.threads, sizeof *workers);
-    pthread_t *tids = calloc((size_t)dg.threads, sizeof *tids);
-    if (!dg.pending || !workers || !tids) {
+    if (!dg.rank && comm_size() > 1 && !(dg.root = dgr_root_new())) {
         fprintf(stderr, "datagen: out of memory\n");
         return 1;
     }
-    printf("datagen: %s: %ld positions there, target %ld; %ld nodes per move, %ld threads, seed %llu\n", dg.out,
-           dg.start_count, dg.target, dg.nodes, dg.threads, (unsigned long long)dg.seed);
-    fflush(stdout);
-    int64_t t0 = now_ms();
-    int started = 0;
-    for (int i = 0; i < dg.threads; i++) {
-        workers[i] = (Worker){&dg, i, 0, MOVE_NONE};
-        if (pthread_create(&tids[i], NULL, worker_main, &workers[i]) == 0)
-            started++;
-        else
-            break;
-    }
-    /* the progress line, every few seconds, until the workers are done */
-    for (int k = 0; started; k++) {
-        usleep(250000);
-        pthread_mutex_lock(&dg.lock);
-        bool stop = dg.done || dg.failed;
-        long made = dg.this_run, games = dg.games, total = dg.start_count + dg.this_run;
-        pthread_mutex_unlock(&dg.lock);
-        if (stop)
-            break;
-        if (k % 40 == 39) {
-            double s = (double)(now_ms() - t0) / 1000.0, rate = made / (s > 0 ? s : 1);
-            printf("datagen: %ld positions (%ld this run), %ld games, %.1f pos/s (%.1f per thread), ETA %.0f min\n",
-                   total, made, games, rate, rate / started, rate > 0 ? (dg.target - total) / rate / 60 : 0.0);
-            fflush(stdout);
-        }
-    }
-    for (int i = 0; i < started; i++)
-        pthread_join(tids[i], NULL);
-    pthread_mutex_lock(&dg.lock);
-    flush_locked(&dg);
-    pthread_mutex_unlock(&dg.lock);
-    double s = (double)(now_ms() - t0) / 1000.0;
-    /* on a shared machine the wall clock says little: the CPU time too */
-    struct rusage ru;
-    getrusage(RUSAGE_SELF, &ru);
-    double cpu = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec * 1e-6 + (double)ru.ru_stime.tv_sec
-                 + ru.ru_stime.tv_usec * 1e-6;
-    printf("datagen: done: %ld positions in %s (%ld this run, %ld games) in %.1f s: %.1f pos/s, %.1f per thread; "
-           "%.1f CPU s, %.1f pos per CPU second\n",
-           dg.written, dg.out, dg.this_run, dg.games, s, dg.this_run / (s > 0 ? s : 1),
-           dg.this_run / (s > 0 ? s : 1) / (started ? started : 1), cpu, dg.this_run / (cpu > 0 ? cpu : 1));
-    book_free(book);
-    free(dg.pending);
-    free(workers);
-    free(tids);
-    if (dg.failed) {
-        fprintf(stderr, "datagen: %s\n", dg.err);
-        return 1;
-    }
-    return 0;
+    int status = run(&dg);
+    dgr_root_free(dg.root);
+    return status;
 }
+

@@ -21,7 +21,7 @@
 
 /* The channels: each user of comm has its own, and a message stays in
  * MPI until its own user polls for it. */
-enum { COMM_CLUSTER = 1, COMM_MATCH = 2 };
+enum { COMM_CLUSTER = 1, COMM_MATCH = 2, COMM_DATAGEN = 3 };
 
 /* Join the job when an MPI launcher started this process (mpirun), else,
  * and always in a build without MPI, be a job of one.  False with the

@@ -16,6 +16,7 @@
 #include "bench/perft.h"
 #include "bench/smp.h"
 #include "bench/soak.h"
+#include "bench/wdl.h"
 #include "book/book.h"
 #include "cluster.h"
 #include "comm.h"
@@ -44,6 +45,7 @@ static int usage(void)
             "       chuhan tune [options] FILE...   fit the evaluation weights to game results (--help for the options)\n"
             "       chuhan analyze [--time MS|--depth D|--nodes N] [--threads T] [--multipv K] [--graph DIR] FILE...\n"
             "                                   annotated PGN: scores, ?! ? ?? by expected score lost, better moves\n"
+            "       chuhan wdl [--games N] [--nodes N] [--svg FILE] FILE...   fit the WDL model to game results\n"
             "       chuhan soak [--games N] [--tc BASE+INC] [...]   self-play with pondering and GUI traffic; counts crashes,\n"
             "                                   hangs, illegal moves and time losses (--help for the options)\n"
             "       chuhan eval [--net FILE] [FEN]   the hand-written and the net's evaluation of a position\n"
@@ -60,9 +62,9 @@ static const struct {
     {"perft", perft_cli, false}, {"magics", magic_cli, false}, {"bench", bench_cli, false},
     {"smp", smp_cli, false},     {"judge", rules_judge_cli, false}, {"book", book_cli, false},
     {"pgn", pgn_cli, false},     {"match", match_cli, true},  {"tune", tune_cli, false},
-    {"soak", soak_cli, false},   {"matebench", matebench_cli, false}, {"datagen", datagen_cli, false},
+    {"soak", soak_cli, false},   {"matebench", matebench_cli, false}, {"datagen", datagen_cli, true},
     {"eval", nnue_eval_cli, false}, {"train", nnue_train_cli, false},
-    {"analyze", analyze_cli, false},
+    {"analyze", analyze_cli, false}, {"wdl", wdl_cli, false},
 };
 
 /* Serve the protocol the first non-empty line names: ucci, xboard, or UCI,

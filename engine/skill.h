@@ -21,7 +21,7 @@
 /* The range of UCI_Elo: the ratings of level 0 and of full strength on the
  * ladder's scale. */
 #define SKILL_ELO_MIN 1000
-#define SKILL_ELO_MAX 2600
+#define SKILL_ELO_MAX 2595
 
 /* The best lines of the last completed depth, as the search reported them. */
 typedef struct {

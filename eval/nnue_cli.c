@@ -8,6 +8,7 @@
 
 #include "engine/util/clock.h"
 #include "engine/util/num.h"
+#include "engine/util/outfile.h"
 #include "eval.h"
 #include "nnue.h"
 #include "nnue_data.h"
@@ -82,11 +83,12 @@ int nnue_train_cli(int argc, char **argv)
     double lr = 0.001, lambda = 0.75, validation = 0.05;
     uint64_t seed = 1;
     bool resume = false;
-    for (int i = 0; i < argc; i++) {
+    for (int i = 0; i < argc; i += 2) { /* each option and its value */
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         bool ok = true;
         if (!strcmp(a, "--resume")) {
             resume = true;
+            i--; /* no value */
             continue;
         }
         if (!v)
@@ -115,12 +117,21 @@ int nnue_train_cli(int argc, char **argv)
             ok = false;
         if (!ok)
             return train_usage();
-        i++;
     }
     if (!ndata || !out)
         return train_usage();
     if (threads < 1)
         threads = 1;
+    /* every file it will write (the net, its checkpoint and card): a new
+     * file or a regular one, checked before any work */
+    for (int i = 0; i < 3; i++) {
+        char name[1100], why[1300];
+        snprintf(name, sizeof name, "%s%s", out, i == 0 ? "" : i == 1 ? ".ckpt" : ".card");
+        if (!outfile_check(name, why, sizeof why)) {
+            fprintf(stderr, "train: %s\n", why);
+            return 2;
+        }
+    }
     /* every file's records, one array */
     NnueRecord *all = NULL;
     size_t total = 0;
@@ -173,6 +184,7 @@ int nnue_train_cli(int argc, char **argv)
     char ckpt[1100], card[1100];
     snprintf(ckpt, sizeof ckpt, "%s.ckpt", out);
     snprintf(card, sizeof card, "%s.card", out);
+
     if (resume && !nnue_trainer_load(t, ckpt, err, sizeof err)) {
         fprintf(stderr, "train: %s\n", err);
         nnue_trainer_free(t);
@@ -203,7 +215,9 @@ int nnue_train_cli(int argc, char **argv)
         if (!ok)
             fprintf(stderr, "train: %s\n", err);
     }
-    FILE *c = ok ? fopen(card, "w") : NULL;
+    FILE *c = ok ? outfile_open(card, err, sizeof err) : NULL;
+    if (ok && !c)
+        fprintf(stderr, "train: %s\n", err);
     if (c) {
         fprintf(c, "net          %s\narchitecture %s\n", out, NNUE_ARCH);
         for (int i = 0; i < ndata; i++)

@@ -6,6 +6,7 @@
 #include <zstd.h>
 
 #include "engine/util/error.h"
+#include "engine/util/outfile.h"
 #include "nnue.h"
 
 #define MAGIC "CHUHNNUE"
@@ -80,13 +81,16 @@ bool nnue_save_file(const NnueNet *net, const char *path, char *err, size_t errl
         if (ZSTD_isError(n)) {
             err_set(err, errlen, "zstd: %s", ZSTD_getErrorName(n));
         } else {
-            FILE *f = fopen(path, "wb");
-            if (!f)
-                err_set(err, errlen, "cannot write %s: %s", path, strerror(errno));
-            else if (fwrite(z, 1, n, f) != n || fclose(f) != 0)
-                err_set(err, errlen, "cannot write %s", path);
-            else
-                ok = true;
+            /* a new file or a regular one, replaced whole; anything else refused */
+            OutFile of;
+            if (outfile_begin(&of, path, err, errlen)) {
+                if (fwrite(z, 1, n, of.f) != n) {
+                    err_set(err, errlen, "cannot write %s: %s", path, strerror(errno));
+                    outfile_abort(&of);
+                } else {
+                    ok = outfile_commit(&of, err, errlen);
+                }
+            }
         }
     } else {
         err_set(err, errlen, "out of memory");

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "engine/util/error.h"
+#include "engine/util/outfile.h"
 #include "engine/util/rng.h"
 
 #define H NNUE_HIDDEN
@@ -286,11 +287,11 @@ void nnue_float_quantize(const NnueFloat *net, NnueNet *out)
 
 bool nnue_trainer_save(const NnueTrainer *t, const char *path, char *err, size_t errlen)
 {
-    char tmp[1100];
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    FILE *f = fopen(tmp, "wb");
-    if (!f)
-        return err_set(err, errlen, "cannot write %s: %s", tmp, strerror(errno));
+    /* a new file or a regular one, replaced whole; anything else refused */
+    OutFile of;
+    if (!outfile_begin(&of, path, err, errlen))
+        return false;
+    FILE *f = of.f;
     char arch[32] = {0};
     memcpy(arch, NNUE_ARCH, strlen(NNUE_ARCH));
     int32_t epochs = t->epochs;
@@ -300,12 +301,11 @@ bool nnue_trainer_save(const NnueTrainer *t, const char *path, char *err, size_t
               && fwrite(t->params, sizeof(float), NNUE_PARAMS, f) == NNUE_PARAMS
               && fwrite(t->m, sizeof(float), NNUE_PARAMS, f) == NNUE_PARAMS
               && fwrite(t->v, sizeof(float), NNUE_PARAMS, f) == NNUE_PARAMS;
-    ok = fclose(f) == 0 && ok;
-    if (!ok || rename(tmp, path) != 0) {
-        remove(tmp);
+    if (!ok) {
+        outfile_abort(&of);
         return err_set(err, errlen, "cannot write %s", path);
     }
-    return true;
+    return outfile_commit(&of, err, errlen);
 }
 
 bool nnue_trainer_load(NnueTrainer *t, const char *path, char *err, size_t errlen)

@@ -35,6 +35,17 @@ int score_decisive_in(int score);
 /* The material on the board, for the WDL model: the pieces besides the
  * kings (0-30). */
 int score_material(const Position *pos);
+/* The WDL model: wins W = 1 / (1 + e^((a - s) / b)), losses L = 1 / (1 +
+ * e^((a + s) / b)), draws the rest, for a score s; a = a0 + a1 m and
+ * b = b0 + b1 m grow or shrink with the material m. */
+typedef struct {
+    double a0, a1, b0, b1;
+} WdlModel;
+/* The model fitted to game results (chuhan wdl). */
+extern const WdlModel WDL_MODEL;
+/* Its win and loss probabilities (0-1) for a score and material. */
+void wdl_probabilities(const WdlModel *model, int score, int material, double *win, double *loss);
+
 /* Win, draw and loss per mille for the side to move, from a score and the
  * material (the fewer pieces, the likelier a draw at an even score): the
  * model fitted to game results (README, Calibrated WDL).  A mate or a rule

@@ -63,7 +63,7 @@ int main(int argc, char **argv)
                  {"tune", tune_tests},       {"limits", limits_tests},     {"fuzz", fuzz_tests},
                  {"layers", layers_tests},   {"cluster", cluster_tests},   {"nnue", nnue_tests},
                  {"nnuefile", nnue_file_tests}, {"nnuetrain", nnue_train_tests},
-                 {"analyze", analyze_tests}};
+                 {"analyze", analyze_tests}, {"skill", skill_tests}};
     /* chuhan-tests [--groups=uci,ucci,...] [FILTER]: those groups only
      * (make test-mpi runs the protocol groups against mpirun), the tests
      * whose names match FILTER (e.g. "test_perft*"). */

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "engine/records/pgn.h"
+#include "search/score.h"
 #include "tests.h"
 
 static char *slurp(const char *path)
@@ -186,6 +187,58 @@ static void test_analyze_usage(void **state)
     assert_non_null(strstr(log, "/nonexistent/x.pgn"));
 }
 
+/* The WDL model: per mille that add up, symmetric, rising with the score,
+ * likelier draws with less material, a mate certain. */
+static void test_wdl_model(void **state)
+{
+    (void)state;
+    int prev = -1;
+    for (int sc = -1500; sc <= 1500; sc += 25) {
+        int a[3], b[3];
+        score_wdl(sc, 20, a);
+        score_wdl(-sc, 20, b);
+        assert_int_equal(a[0] + a[1] + a[2], 1000);
+        assert_true(a[1] >= 0);
+        assert_true(abs(a[0] - b[2]) <= 1);
+        assert_true(a[0] >= prev);
+        prev = a[0];
+    }
+    int few[3], many[3];
+    score_wdl(0, 4, few);
+    score_wdl(0, 28, many);
+    assert_true(few[1] > many[1]);
+    assert_int_equal(score_expected(0, 10), 500);
+    assert_true(score_expected(200, 10) > 600);
+}
+
+/* chuhan wdl fits the model to master games and draws its curve. */
+static void test_wdl_fit(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/chuhan-wdl-XXXXXX", cmd[1024], log[8192], svg[300], png[300];
+    assert_non_null(mkdtemp(dir));
+    snprintf(svg, sizeof svg, "%s/wdl.svg", dir);
+    snprintf(png, sizeof png, "%s/wdl.png", dir);
+    snprintf(cmd, sizeof cmd, "%s wdl --games 60 --nodes 300 --svg %s %s", test_engine_path(), svg,
+             test_data_path("ccpd-master-games.pgn.zst"));
+    int rc = test_run(cmd, log, sizeof log);
+    if (rc != 0)
+        fail_msg("%s: exit %d\n%s", cmd, rc, log);
+    assert_non_null(strstr(log, "const WdlModel WDL_MODEL = {"));
+    double before = 0, after = 0;
+    const char *p = strstr(log, "log-loss per position: ");
+    assert_non_null(p);
+    assert_int_equal(sscanf(p, "log-loss per position: %lf with the model in use, %lf fitted", &before, &after), 2);
+    assert_true(after <= before && after > 0.3 && after < 1.2);
+    snprintf(cmd, sizeof cmd, "rsvg-convert '%s' -o '%s'", svg, png);
+    assert_int_equal(test_run(cmd, log, sizeof log), 0);
+    unsigned w, h;
+    png_size(png, &w, &h);
+    assert_int_equal(w, 660);
+    assert_int_equal(h, 400);
+    cleanup(dir);
+}
+
 const struct CMUnitTest *analyze_tests(size_t *count)
 {
     static const struct CMUnitTest tests[] = {
@@ -194,6 +247,8 @@ const struct CMUnitTest *analyze_tests(size_t *count)
         cmocka_unit_test(test_analyze_keeps_san),
         cmocka_unit_test(test_analyze_graph_renders),
         cmocka_unit_test(test_analyze_usage),
+        cmocka_unit_test(test_wdl_model),
+        cmocka_unit_test(test_wdl_fit),
     };
     *count = sizeof tests / sizeof tests[0];
     return tests;

@@ -1094,9 +1094,9 @@ static void test_cli_bad_arguments(void **state)
 }
 
 /* The tools write only a new file or a regular one: a device, a FIFO, a
- * directory or a symbolic link named as the output is refused with the
- * reason and left as it was (book build -o /dev/null once replaced the
- * device with a file). */
+ * directory or a symbolic link named as the output (book build, tune,
+ * datagen, train, analyze, match --pgn, the Debug Log File option) is refused with the reason and left as it
+ * was (book build -o /dev/null once replaced the device with a file). */
 static void test_outputs_only_regular_files(void **state)
 {
     (void)state;
@@ -1123,8 +1123,9 @@ static void test_outputs_only_regular_files(void **state)
     const char *refused[] = {"/dev/null", fifo, link, sub};
     const char *pgn = test_data_path("ccpd-master-games.pgn.zst");
     for (size_t i = 0; i < 4; i++) {
-        static const char *const tools[] = {"book build --max-ply 2 -o %s %s", "tune --epochs 1 -o %s %s"};
-        for (size_t t = 0; t < 2; t++) {
+        static const char *const tools[] = {"book build --max-ply 2 -o %s %s", "tune --epochs 1 -o %s %s",
+                                            "datagen --positions 10 --threads 1 --out %s", "train --data %2$s --out %1$s"};
+        for (size_t t = 0; t < 4; t++) {
             char args[600];
             snprintf(args, sizeof args, tools[t], refused[i], pgn);
             snprintf(cmd, sizeof cmd, "%s %s", test_engine_path(), args);
@@ -1133,6 +1134,20 @@ static void test_outputs_only_regular_files(void **state)
                 fail_msg("'%s': status %d, '%.500s'", args, status, out);
         }
     }
+    /* analyze --output to a FIFO: refused */
+    snprintf(cmd, sizeof cmd, "%s analyze --depth 1 --output %s %s", test_engine_path(), fifo, pgn);
+    if (test_run(cmd, out, sizeof out) == 0 || !strstr(out, "refused"))
+        fail_msg("analyze --output to a FIFO: '%.500s'", out);
+    /* the Debug Log File option on a device, a FIFO, a link: refused with an info string */
+    snprintf(cmd, sizeof cmd,
+             "printf 'uci\nsetoption name Debug Log File value /dev/null\nsetoption name Debug Log File value %s\n"
+             "setoption name Debug Log File value %s\nisready\n' | %s",
+             fifo, link, test_engine_path());
+    test_run(cmd, out, sizeof out);
+    char *p = out;
+    for (int k = 0; k < 3; k++, p++)
+        if (!(p = strstr(p, "info string Debug Log File: ")) || !strstr(p, "refused"))
+            fail_msg("Debug Log File on a device, a FIFO or a link: not refused:\n%.1500s", out);
     /* match --pgn to a link: refused before any game */
     snprintf(cmd, sizeof cmd, "%s match --engine cmd=%s --engine cmd=%s --each depth=1 --games 2 --pgn %s",
              test_engine_path(), test_engine_path(), test_engine_path(), link);

@@ -4,6 +4,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "outfile.h"
+
 void dlog_init(DebugLog *log)
 {
     pthread_mutex_init(&log->lock, NULL);
@@ -27,7 +29,13 @@ bool dlog_open(DebugLog *log, const char *path, char *err, size_t errlen)
             snprintf(err, errlen, "Debug Log File: the file name is too long");
             return false;
         }
-        f = fopen(path, "a");
+        /* a new file or a regular one only: never a device, FIFO or link */
+        char why[512];
+        if (!outfile_check(path, why, sizeof why)) {
+            snprintf(err, errlen, "Debug Log File: %s", why);
+            return false;
+        }
+        f = outfile_append(path, why, sizeof why);
         if (!f) {
             snprintf(err, errlen, "Debug Log File: cannot open '%s': %s", path, strerror(errno));
             return false;

@@ -115,14 +115,22 @@ void outfile_abort(OutFile *o)
     memset(o, 0, sizeof *o);
 }
 
-FILE *outfile_open(const char *path, char *err, size_t errlen)
+static FILE *open_regular(const char *path, bool append, char *err, size_t errlen);
+
+FILE *outfile_open(const char *path, char *err, size_t errlen) { return open_regular(path, false, err, errlen); }
+
+FILE *outfile_append(const char *path, char *err, size_t errlen) { return open_regular(path, true, err, errlen); }
+
+static FILE *open_regular(const char *path, bool append, char *err, size_t errlen)
 {
     if (!outfile_check(path, err, errlen))
         return NULL;
     /* no link followed, no wait on a FIFO put there since the check */
-    int fd = open(path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0666);
+    int fd = open(path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | (append ? O_APPEND : 0), 0666);
     if (fd < 0) {
-        err_set(err, errlen, "cannot write %s: %s", path, errno == ELOOP ? "it is a symbolic link" : strerror(errno));
+        int e = errno;
+        err_set(err, errlen, "cannot write %s: %s", path, e == ELOOP ? "it is a symbolic link" : strerror(e));
+        errno = e; /* for a caller with its own words */
         return NULL;
     }
     struct stat st;
@@ -133,7 +141,7 @@ FILE *outfile_open(const char *path, char *err, size_t errlen)
         return NULL;
     }
     fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
-    FILE *f = ftruncate(fd, 0) == 0 ? fdopen(fd, "w") : NULL;
+    FILE *f = append ? fdopen(fd, "a") : ftruncate(fd, 0) == 0 ? fdopen(fd, "w") : NULL;
     if (!f) {
         err_set(err, errlen, "cannot write %s: %s", path, strerror(errno));
         close(fd);

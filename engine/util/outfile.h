@@ -37,5 +37,7 @@ void outfile_abort(OutFile *o);
 /* Open path for writing in place, emptied: NULL with the reason when it
  * is not a new path or a regular file (checked again on the opened file). */
 FILE *outfile_open(const char *path, char *err, size_t errlen);
+/* The same, appending to what the file holds (a log). */
+FILE *outfile_append(const char *path, char *err, size_t errlen);
 
 #endif

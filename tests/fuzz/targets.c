@@ -231,12 +231,13 @@ static const char *fuzz_protocol(const uint8_t *data, size_t size, int (*serve)(
     bool quit = false;
     for (size_t i = 0; i < size;) {
         size_t start = len;
-        while (i < size && data[i] != '\n') {
+        /* lines end at LF or CR, as the front-ends read them */
+        while (i < size && data[i] != '\n' && data[i] != '\r') {
             if (data[i])
                 text[len++] = (char)data[i];
             i++;
         }
-        i++; /* the newline */
+        i++; /* the line end */
         const char *line = text + start;
         size_t n = len - start;
         if (!line_allowed(line, n)) {

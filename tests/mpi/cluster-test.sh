@@ -6,6 +6,8 @@
 #      against `mpirun -np 2 chuhan`.
 #   2. A match over 2 ranks gives the same game count, results and moves as
 #      in one process, and its PGN replays (`chuhan pgn check`).
+#   2b. Training data over 2 ranks (chuhan datagen): both ranks play, rank
+#      0 writes a file that holds the target, and a second run resumes.
 #   3. A rank killed in the middle of a search ends the job with an error
 #      and a move, not a hang; under --enable-recovery rank 0 plays on
 #      without it and quits.  A rank stopped (SIGSTOP) is reported silent,
@@ -69,6 +71,31 @@ elif ! "$ENGINE" pgn check "$OUT/two.pgn" | grep -q '^12 records, 12 replayed, 0
     fail "the PGN does not replay: $("$ENGINE" pgn check "$OUT/two.pgn" 2>&1 | tail -1)"
 else
     say "match: $(summary "$OUT/two.txt" | head -1); $(grep '^Games played' "$OUT/two.txt"); same games; PGN replays"
+fi
+
+# ---- 2b. training data over 2 ranks ----
+# Both ranks play; rank 0 alone writes the file, which then holds at least
+# the target, and a second run resumes from it.
+say "datagen over 2 ranks"
+DATA=$OUT/datagen.bin
+rm -f "$DATA"
+held() { "$ENGINE" datagen --out "$DATA" --positions 1 --threads 1 | sed -n 's/.*already holds \([0-9]*\) positions.*/\1/p'; }
+if ! timeout 300 "${MPIRUN[@]}" "$ENGINE" datagen --out "$DATA" --positions 400 --nodes 300 --threads 1 --seed 7 \
+    >"$OUT/datagen.txt" 2>&1; then
+    fail "datagen over 2 ranks (log: $OUT/datagen.txt)"
+elif ! grep -Eq '^datagen: rank 1: [1-9][0-9]* positions' "$OUT/datagen.txt"; then
+    fail "rank 1 sent no positions: $(grep '^datagen: rank 1' "$OUT/datagen.txt")"
+elif [ "$(held)" -lt 400 ] 2>/dev/null || [ -z "$(held)" ]; then
+    fail "the file holds $(held) positions, not at least 400"
+else
+    first=$(held)
+    timeout 300 "${MPIRUN[@]}" "$ENGINE" datagen --out "$DATA" --positions $((first + 300)) --nodes 300 --threads 1 \
+        --seed 8 >"$OUT/datagen2.txt" 2>&1 || fail "datagen resumed over 2 ranks (log: $OUT/datagen2.txt)"
+    if ! grep -q "^datagen: $DATA: $first positions there" "$OUT/datagen2.txt" || [ "$(held)" -lt $((first + 300)) ]; then
+        fail "datagen did not resume from $first positions (log: $OUT/datagen2.txt)"
+    else
+        say "$(grep -m1 '^datagen: 2 ranks:' "$OUT/datagen.txt"); resumed from $first to $(held)"
+    fi
 fi
 
 # ---- 3. a rank that dies or hangs ----
