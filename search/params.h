@@ -15,6 +15,8 @@
 #define NMP_EVAL_DIV 200     /* and per this much eval above beta (max 3) */
 #define NMP_VERIFY_DEPTH 12  /* verify null-move cutoffs from this depth */
 
+#define TT_RULE60_MARGIN 12 /* no TT values this many plies before the 60-move limit */
+
 #define IIR_MIN_DEPTH 6      /* no TT move: search one ply shallower */
 
 #define LMP_BASE 3           /* late-move pruning: quiets kept at depth d are (LMP_BASE + d*d) */

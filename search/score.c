@@ -16,12 +16,6 @@ int score_mate_plies(int score)
     return 0;
 }
 
-int score_mate_in(int score)
-{
-    int plies = score_mate_plies(score);
-    return plies > 0 ? (plies + 1) / 2 : plies / 2;
-}
-
 bool score_is_rule_win(int score)
 {
     return !is_mate_score(score) && (score >= VALUE_RULE_IN_MAX_PLY || score <= -VALUE_RULE_IN_MAX_PLY);
@@ -34,6 +28,20 @@ int score_rule_win_plies(int score)
     if (score <= -VALUE_RULE_IN_MAX_PLY)
         return -(VALUE_RULE_WIN + score);
     return 0;
+}
+
+int score_mate_in(int score)
+{
+    int plies = score_mate_plies(score);
+    return plies > 0 ? (plies + 1) / 2 : plies / 2;
+}
+
+bool score_is_decisive(int score) { return score_is_mate(score) || score_is_rule_win(score); }
+
+int score_decisive_in(int score)
+{
+    int plies = score_is_mate(score) ? score_mate_plies(score) : score_rule_win_plies(score);
+    return plies > 0 ? (plies + 1) / 2 : -((1 - plies) / 2);
 }
 
 int score_material(const Position *pos) { return popcount(pos->occupied) - 2; }

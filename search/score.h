@@ -21,6 +21,16 @@ int score_mate_in(int score);
 bool score_is_rule_win(int score);
 /* Plies to that win (score_is_rule_win), signed as score_mate_plies. */
 int score_rule_win_plies(int score);
+/* A forced result either way, a mate or a rule win: what a protocol shows
+ * as "mate N".  A GUI or adjudicator reads a rule win shown in centipawns
+ * (cp 29990) as an ordinary score; as a mate it reads a forced result at
+ * the distance it is, the way Pikafish-style GUIs expect. */
+bool score_is_decisive(int score);
+/* Moves to that result, as UCI counts them: half the plies, rounded up,
+ * > 0 for the side to move ("mate 1": decided by our next move), < 0
+ * against it, 0 mated already.  A rule win N plies away is decided when
+ * the repetition is complete, N plies from now. */
+int score_decisive_in(int score);
 
 /* The material on the board, for the WDL model: the pieces besides the
  * kings (0-30). */

@@ -11,6 +11,10 @@
 
 static inline uint64_t pack(Move move, int value, int eval, int depth, int bound, bool pv, uint8_t gen)
 {
+    if (depth > TT_DEPTH_MAX)
+        depth = TT_DEPTH_MAX;
+    if (depth < -TT_DEPTH_OFFSET)
+        depth = -TT_DEPTH_OFFSET;
     return (uint64_t)move | (uint64_t)(uint16_t)(int16_t)value << 16 | (uint64_t)(uint16_t)(int16_t)eval << 32
          | (uint64_t)(uint8_t)(depth + TT_DEPTH_OFFSET) << 48 | (uint64_t)(bound & 3) << 56 | (uint64_t)pv << 58
          | (uint64_t)(gen & 31) << 59;
@@ -157,11 +161,16 @@ void tt_store(TT *tt, Key key, int value, bool pv, int bound, int depth, Move mo
     uint64_t old;
     TTEntry *replace = slot(tt, key, &old);
     if (old) {
-        /* Same position: keep a deeper entry unless this one is exact. */
+        /* Same position: keep a deeper entry unless this one is exact,
+         * but give it the newer move: the one just searched is the best
+         * this search knows of. */
         if (!move)
             move = (Move)(old & 0xFFFF);
-        if (bound != TT_BOUND_EXACT && depth + 4 < entry_depth(old) && entry_gen(old) == tt->generation)
+        if (bound != TT_BOUND_EXACT && depth + 4 < entry_depth(old) && entry_gen(old) == tt->generation) {
+            if (move != (Move)(old & 0xFFFF))
+                write_entry(replace, key, (old & ~(uint64_t)0xFFFF) | move);
             return;
+        }
     }
     uint64_t data = pack(move, value, eval, depth, bound, pv, tt->generation);
     write_entry(replace, key, data);

@@ -26,6 +26,10 @@
 enum { TT_BOUND_NONE, TT_BOUND_UPPER, TT_BOUND_LOWER, TT_BOUND_EXACT = TT_BOUND_UPPER | TT_BOUND_LOWER };
 
 #define TT_DEPTH_OFFSET 8 /* stored depth = depth + 8, so quiescence depths fit */
+/* The deepest depth an entry can say: deeper searches (iterations reach
+ * MAX_PLY - 4, plus extensions) are stored as this deep, which only makes
+ * their entries answer fewer nodes, never wrap to a shallow depth. */
+#define TT_DEPTH_MAX (255 - TT_DEPTH_OFFSET)
 
 typedef struct {
     _Atomic uint64_t check;

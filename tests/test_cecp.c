@@ -539,6 +539,39 @@ static const char *const MALFORMED[] = {
 };
 _Static_assert(sizeof MALFORMED / sizeof MALFORMED[0] >= 25, "a good many malformed commands");
 
+/* A win by the repetition rules is posted as a mate, 100000 + moves: Red's
+ * cannon chases Black's chariot round (FS-01 of the rule cases) and Black's
+ * b7a7 completes the cycle Red broke the rules with. */
+static void test_cecp_rule_win_is_a_mate(void **state)
+{
+    (void)state;
+    static const char *const fen = "2bakabnr/9/r1n1c4/2p1p1p1p/PP7/9/4P1P1P/2C3NC1/9/1NBAKAB1R w - - 0 1";
+    static const char *const line[] = {"c2a2", "a7b7", "a2b2", "b7a7", "b2a2", "a7b7", "a2b2"};
+    ep_send(&ep, "force");
+    ep_send(&ep, "setboard %s", fen);
+    set_game(fen);
+    for (int i = 0; i < 7; i++) {
+        ep_send(&ep, "usermove %s", line[i]);
+        play(line[i]);
+    }
+    ep_send(&ep, "post");
+    ep_send(&ep, "sd 6");
+    ep_send(&ep, "go");
+    char m[8];
+    engine_move(10000, m);
+    assert_string_equal(m, "b7a7");
+    int ply, score, cs;
+    long long nodes;
+    char pv[16];
+    bool seen = false;
+    for (const char *l = ep.log; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL)
+        if (sscanf(l, "%d %d %d %lld %15s", &ply, &score, &cs, &nodes, pv) == 5 && ply == 6) {
+            assert_int_equal(score, 100001);
+            seen = true;
+        }
+    if (!seen)
+        fail_msg("no depth 6 thinking line:\n%s", ep.log);
+}
 
 /* Debug Log File as an xboard option: every line in and out while on. */
 static void test_cecp_debug_log(void **state)
@@ -588,6 +621,7 @@ const struct CMUnitTest *cecp_tests(size_t *count)
         cmocka_unit_test_setup_teardown(test_cecp_analyze, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cecp_ponder, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cecp_claims, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_cecp_rule_win_is_a_mate, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cecp_malformed, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cecp_debug_log, setup, teardown),
     };

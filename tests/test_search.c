@@ -10,7 +10,10 @@
 #include "bench/matebench.h"
 #include "engine/board/movegen.h"
 #include "engine/engine.h"
+#include "engine/engine_private.h"
 #include "engine/util/clock.h"
+#include "eval/eval.h"
+#include "search/tt.h"
 #include "search_util.h"
 #include "tests.h"
 
@@ -330,6 +333,115 @@ static void test_sixty_move_rule_in_search(void **state)
     engine_free(e);
 }
 
+/* Fill the table with lies: every position within plies of pos whose count
+ * is still near the limit (no capture on the way) is a deep exact win of
+ * 20 pawns for the side to move, with its true evaluation. */
+static void store_lies(TT *tt, Position *pos, int plies)
+{
+    if (pos_state(pos)->rule60 < 100)
+        return;
+    tt_store(tt, pos_key(pos), 2000, false, TT_BOUND_EXACT, 100, MOVE_NONE, evaluate(pos));
+    if (plies == 0)
+        return;
+    Move moves[MAX_MOVES];
+    int n = gen_legal(pos, moves);
+    for (int i = 0; i < n; i++) {
+        pos_do_move(pos, moves[i]);
+        store_lies(tt, pos, plies - 1);
+        pos_undo_move(pos);
+    }
+}
+
+/* Near the 60-move limit the table's values may not be used: they may come
+ * from the same positions at a lower count, searched with the draw out of
+ * their reach and scored with a less faded evaluation.  A horse and a pawn
+ * against two advisors ten plies short of the limit: a table that lies
+ * about every position of the first three plies changes nothing. */
+static void test_no_table_values_near_the_sixty_move_limit(void **state)
+{
+    (void)state;
+    const char *late = "3k5/4a4/3a5/9/9/9/4P4/9/4A4/1H2K4 w - - 110 80";
+    Engine *e = new_engine();
+    engine_new_game(e);
+    search_depth(e, late, 9);
+    EngineInfo fresh = cap.last;
+    Move fresh_best = cap.best;
+    engine_new_game(e);
+    static Position pos;
+    assert_true(pos_set_fen(&pos, late, NULL, 0));
+    store_lies(engine_table(e), &pos, 3);
+    search_depth(e, late, 9);
+    printf("count 110: %d (%llu nodes) with a clean table, %d (%llu nodes) with one that lies\n", fresh.score,
+           (unsigned long long)fresh.nodes, cap.last.score, (unsigned long long)cap.last.nodes);
+    assert_int_equal(cap.last.score, fresh.score);
+    assert_int_equal(cap.best, fresh_best);
+    engine_free(e);
+}
+
+/* ---- the transposition table ---- */
+
+static void tt_open(TT *tt)
+{
+    char err[128];
+    memset(tt, 0, sizeof *tt);
+    if (!tt_resize(tt, 1, 1, err, sizeof err))
+        fail_msg("tt_resize: %s", err);
+}
+
+/* Iterations reach MAX_PLY - 4 and extensions go deeper: such an entry
+ * must read back deep (at the most an entry can say), never wrapped round
+ * to a shallow or quiescence depth. */
+static void test_tt_depth_does_not_wrap(void **state)
+{
+    (void)state;
+    static TT tt;
+    tt_open(&tt);
+    TTData d;
+    const int depths[] = {MAX_PLY - 4, MAX_PLY + 10, TT_DEPTH_MAX, TT_DEPTH_MAX + 1, 247, 248, 1, 0, -1,
+                          -TT_DEPTH_OFFSET};
+    for (int i = 0; i < (int)(sizeof depths / sizeof depths[0]); i++) {
+        Key key = 0x9E3779B97F4A7C15ULL * (uint64_t)(i + 1);
+        tt_store(&tt, key, 17, false, TT_BOUND_LOWER, depths[i], make_move(3, 12), 5);
+        assert_true(tt_probe(&tt, key, &d));
+        int want = depths[i] > TT_DEPTH_MAX ? TT_DEPTH_MAX : depths[i];
+        assert_int_equal(d.depth, want);
+        assert_int_equal(d.value, 17);
+        assert_int_equal(d.bound, TT_BOUND_LOWER);
+    }
+    tt_free(&tt);
+}
+
+/* A deeper entry of this search is kept over a shallow store, but takes
+ * the shallow store's move: it is the latest best move of the node. */
+static void test_tt_kept_entry_takes_the_new_move(void **state)
+{
+    (void)state;
+    static TT tt;
+    tt_open(&tt);
+    TTData d;
+    Key key = 0x0123456789ABCDEFULL;
+    Move a = make_move(10, 19), b = make_move(20, 29);
+    tt_store(&tt, key, 120, true, TT_BOUND_LOWER, 20, a, 30);
+    tt_store(&tt, key, -50, false, TT_BOUND_UPPER, 3, b, 31);
+    assert_true(tt_probe(&tt, key, &d));
+    assert_int_equal(d.depth, 20);
+    assert_int_equal(d.value, 120);
+    assert_int_equal(d.bound, TT_BOUND_LOWER);
+    assert_true(d.pv);
+    assert_int_equal(d.move, b);
+    /* a store without a move leaves the move alone */
+    tt_store(&tt, key, -60, false, TT_BOUND_UPPER, 2, MOVE_NONE, 31);
+    assert_true(tt_probe(&tt, key, &d));
+    assert_int_equal(d.depth, 20);
+    assert_int_equal(d.move, b);
+    /* an exact entry replaces it whatever its depth */
+    tt_store(&tt, key, 7, false, TT_BOUND_EXACT, 2, a, 31);
+    assert_true(tt_probe(&tt, key, &d));
+    assert_int_equal(d.depth, 2);
+    assert_int_equal(d.move, a);
+    tt_free(&tt);
+}
+
 /* ---- several threads (Lazy SMP) ---- */
 
 static void test_threads_search_and_stop(void **state)
@@ -452,6 +564,9 @@ const struct CMUnitTest *search_tests(size_t *count)
         cmocka_unit_test(test_search_obeys_repetition_rules),
         cmocka_unit_test(test_sixty_move_rule_in_search),
         cmocka_unit_test(test_mate_on_the_last_ply),
+        cmocka_unit_test(test_no_table_values_near_the_sixty_move_limit),
+        cmocka_unit_test(test_tt_depth_does_not_wrap),
+        cmocka_unit_test(test_tt_kept_entry_takes_the_new_move),
         cmocka_unit_test(test_threads_search_and_stop),
         cmocka_unit_test(test_threads_and_hash_change_between_searches),
     };

@@ -256,6 +256,20 @@ static void test_ucci_draw_and_resign(void **state)
     assert_null(strstr(ep_want(&ep, "bestmove", 10000), "resign"));
 }
 
+/* A win by the repetition rules in ElephantEye's band, 9900 less the plies
+ * to it: Red's cannon chases Black's chariot round (FS-01 of the rule
+ * cases), and Black's b7a7 completes the cycle Red broke the rules with. */
+static void test_ucci_rule_win_score(void **state)
+{
+    (void)state;
+    ep_send(&ep, "position fen 2bakabnr/9/r1n1c4/2p1p1p1p/PP7/9/4P1P1P/2C3NC1/9/1NBAKAB1R w - - 0 1 moves c2a2 "
+                 "a7b7 a2b2 b7a7 b2a2 a7b7 a2b2");
+    ep_send(&ep, "go depth 6");
+    assert_string_equal(ep_want(&ep, "bestmove", 10000), "bestmove b7a7");
+    if (!strstr(ep.log, "info depth 6 score 9899 pv b7a7"))
+        fail_msg("no rule win one ply away:\n%s", ep.log);
+}
+
 static void test_ucci_no_move_depth0_and_idle_stop(void **state)
 {
     (void)state;
@@ -404,6 +418,7 @@ const struct CMUnitTest *ucci_tests(size_t *count)
         cmocka_unit_test_setup_teardown(test_ucci_ponder, setup, teardown),
         cmocka_unit_test_setup_teardown(test_ucci_probe, setup, teardown),
         cmocka_unit_test_setup_teardown(test_ucci_draw_and_resign, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_ucci_rule_win_score, setup, teardown),
         cmocka_unit_test_setup_teardown(test_ucci_no_move_depth0_and_idle_stop, setup, teardown),
         cmocka_unit_test_setup_teardown(test_ucci_quit_bye, setup, teardown),
         cmocka_unit_test_setup_teardown(test_ucci_malformed, setup, teardown),

@@ -162,6 +162,29 @@ static void test_no_legal_move(void **state)
     assert_non_null(strstr(ep.log, "score mate 0"));
 }
 
+/* A win by the repetition rules is a mate at its distance, not "cp 29999":
+ * Red's cannon chases Black's chariot round (FS-01 of the rule cases), and
+ * Black's b7a7 completes the cycle that Red broke the rules with. */
+#define CHASE_FEN "2bakabnr/9/r1n1c4/2p1p1p1p/PP7/9/4P1P1P/2C3NC1/9/1NBAKAB1R w - - 0 1"
+#define CHASE_MOVES "c2a2 a7b7 a2b2 b7a7 b2a2 a7b7 a2b2"
+
+static void test_rule_win_is_a_mate(void **state)
+{
+    (void)state;
+    ep_send(&ep, "position fen " CHASE_FEN " moves " CHASE_MOVES);
+    ep_send(&ep, "go depth 6");
+    const char *l = ep_want(&ep, "bestmove", 10000);
+    assert_string_equal(l, "bestmove b7a7");
+    if (!strstr(ep.log, "depth 6 seldepth 6 multipv 1 score mate 1 ") || strstr(ep.log, "score cp"))
+        fail_msg("the rule win is not reported as mate 1:\n%s", ep.log);
+    /* and the side that must vary sees itself lost as soon as it repeats */
+    ep_send(&ep, "position fen " CHASE_FEN " moves " CHASE_MOVES " b7a7");
+    ep_send(&ep, "go depth 4 searchmoves b2a2");
+    ep_want(&ep, "bestmove", 10000);
+    if (!strstr(ep.log, "score mate -1 "))
+        fail_msg("the forbidden repetition is not reported as mate -1:\n%s", ep.log);
+}
+
 static void test_multipv_and_wdl(void **state)
 {
     (void)state;
@@ -419,6 +442,7 @@ const struct CMUnitTest *uci_tests(size_t *count)
         cmocka_unit_test_setup_teardown(test_tiny_clock, setup, teardown),
         cmocka_unit_test_setup_teardown(test_ponder_and_ponderhit, setup, teardown),
         cmocka_unit_test_setup_teardown(test_no_legal_move, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_rule_win_is_a_mate, setup, teardown),
         cmocka_unit_test_setup_teardown(test_multipv_and_wdl, setup, teardown),
         cmocka_unit_test_setup_teardown(test_malformed_commands, setup, teardown),
         cmocka_unit_test_setup_teardown(test_long_game_position, setup, teardown),

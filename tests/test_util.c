@@ -101,7 +101,7 @@ static void test_proc_lines_long(void **state)
         ProcLines l;
         char guard[PROC_LINE_MAX];
     } r;
-    static char stream[600000];
+    static char stream[800000]; /* the lines below: about 736 kB */
     size_t len = 0;
     static const size_t longs[] = {70000, PROC_LINE_MAX + 1, 100000, 130000, 300000, 70000};
     len += (size_t)sprintf(stream + len, "first\n");

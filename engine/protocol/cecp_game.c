@@ -16,12 +16,13 @@
 
 /* ---- callbacks (search thread) ---- */
 
-/* Mates as 100000 + moves, the XBoard convention. */
+/* Mates as 100000 + moves, the XBoard convention; a rule win the same, at
+ * its distance (search/score.h). */
 static int xboard_score(int v)
 {
-    if (!score_is_mate(v))
+    if (!score_is_decisive(v))
         return v;
-    return v > 0 ? 100000 + score_mate_in(v) : -100000 + score_mate_in(v);
+    return v > 0 ? 100000 + score_decisive_in(v) : -100000 + score_decisive_in(v);
 }
 
 static void on_info(void *ctx, const EngineInfo *info)

@@ -25,8 +25,8 @@ typedef struct {
 
 static void format_score(int score, char *buf, size_t len)
 {
-    if (score_is_mate(score))
-        snprintf(buf, len, "mate %d", score_mate_in(score));
+    if (score_is_decisive(score)) /* a rule win too (search/score.h) */
+        snprintf(buf, len, "mate %d", score_decisive_in(score));
     else
         snprintf(buf, len, "cp %d", score);
 }
@@ -37,7 +37,7 @@ static void on_info(void *ctx, const EngineInfo *info)
     char score[32], wdl[48] = "", pv[PV_TEXT_MAX];
     format_score(info->score, score, sizeof score);
     const char *bound = info->bound == BOUND_LOWER ? " lowerbound" : info->bound == BOUND_UPPER ? " upperbound" : "";
-    if (atomic_load(&u->show_wdl) && !score_is_mate(info->score)) {
+    if (atomic_load(&u->show_wdl) && !score_is_decisive(info->score)) {
         int w[3];
         score_wdl(info->score, score_material(engine_position(u->engine)), w);
         snprintf(wdl, sizeof wdl, " wdl %d %d %d", w[0], w[1], w[2]);
