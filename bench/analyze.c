@@ -120,17 +120,6 @@ static NotationFormat input_notation(const PgnGame *g, const Position *start)
 
 /* ---- writing ---- */
 
-static void put_tag(FILE *out, const char *name, const char *value)
-{
-    fprintf(out, "[%s \"", name);
-    for (const char *p = value; *p; p++) {
-        if (*p == '"' || *p == '\\')
-            fputc('\\', out);
-        fputc(*p, out);
-    }
-    fputs("\"]\n", out);
-}
-
 /* A score for a comment, Red's view: +1.25, or #3 / #-2 for a mate in so
  * many moves, R5 / R-2 for a win by the repetition rules in so many plies. */
 static void score_text(int red_score, char *out, size_t len)
@@ -301,7 +290,7 @@ static bool analyse_game(Analysis *a, const PgnGame *g, int n, char *err, size_t
     FILE *out = a->out;
     for (int t = 0; t < g->ntags; t++)
         if (strcmp(g->tags[t].name, "Annotator"))
-            put_tag(out, g->tags[t].name, g->tags[t].value);
+            pgn_write_tag(out, g->tags[t].name, g->tags[t].value);
     char annot[128];
     if (s->depth)
         snprintf(annot, sizeof annot, "Chuhan, depth %d", s->depth);
@@ -309,7 +298,7 @@ static bool analyse_game(Analysis *a, const PgnGame *g, int n, char *err, size_t
         snprintf(annot, sizeof annot, "Chuhan, %llu nodes", (unsigned long long)s->nodes);
     else
         snprintf(annot, sizeof annot, "Chuhan, %lld ms", (long long)s->movetime);
-    put_tag(out, "Annotator", annot);
+    pgn_write_tag(out, "Annotator", annot);
     char text[256];
     summary_text(&sum, text, sizeof text);
     fprintf(out, "\n{%s}\n", text);

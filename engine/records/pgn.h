@@ -56,6 +56,8 @@ int pgn_next(PgnReader *r, const PgnGame **game, char *err, size_t errlen);
 
 /* A tag's value, or NULL. */
 const char *pgn_tag(const PgnGame *g, const char *name);
+/* Write a tag line, `[Name "value"]`, its quotes and backslashes escaped. */
+void pgn_write_tag(FILE *out, const char *name, const char *value);
 
 enum { PGN_RED_WINS, PGN_DRAW, PGN_BLACK_WINS, PGN_UNKNOWN };
 /* The result: the Result tag, or the result token when the tag is missing

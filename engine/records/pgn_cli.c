@@ -22,22 +22,11 @@ static int usage(void)
     return 2;
 }
 
-static void put_tag(FILE *out, const char *name, const char *value)
-{
-    fprintf(out, "[%s \"", name);
-    for (const char *p = value; *p; p++) {
-        if (*p == '"' || *p == '\\')
-            fputc('\\', out);
-        fputc(*p, out);
-    }
-    fputs("\"]\n", out);
-}
-
 /* Write the replayed record in the chosen notation. */
 static bool write_record(FILE *out, const PgnGame *g, Position *pos, const Move *moves, int n, NotationFormat fmt)
 {
     for (int i = 0; i < g->ntags; i++)
-        put_tag(out, g->tags[i].name,
+        pgn_write_tag(out, g->tags[i].name,
                 !strcmp(g->tags[i].name, "Format") ? notation_format_name(fmt) : g->tags[i].value);
     fputc('\n', out);
     char err[160];

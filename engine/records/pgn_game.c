@@ -377,6 +377,17 @@ const char *pgn_tag(const PgnGame *g, const char *name)
     return NULL;
 }
 
+void pgn_write_tag(FILE *out, const char *name, const char *value)
+{
+    fprintf(out, "[%s \"", name);
+    for (const char *p = value; *p; p++) {
+        if (*p == '"' || *p == '\\')
+            fputc('\\', out);
+        fputc(*p, out);
+    }
+    fputs("\"]\n", out);
+}
+
 static int result_of(const char *s)
 {
     if (!s)
