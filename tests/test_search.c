@@ -268,7 +268,7 @@ static void test_search_obeys_repetition_rules(void **state)
         } else {
             varied++;
         }
-    keep:
+    keep:;
         /* The other side, whose opponent must vary, keeps repeating: the
          * repetition wins for it, so the search scores at least that. */
         int j = c->nmoves - 1;
