@@ -104,17 +104,6 @@ bool outfile_commit(OutFile *o, char *err, size_t errlen)
     return ok;
 }
 
-void outfile_abort(OutFile *o)
-{
-    if (o->f)
-        fclose(o->f);
-    if (o->tmp)
-        remove(o->tmp);
-    free(o->tmp);
-    free(o->path);
-    memset(o, 0, sizeof *o);
-}
-
 static FILE *open_regular(const char *path, bool append, char *err, size_t errlen);
 
 FILE *outfile_open(const char *path, char *err, size_t errlen) { return open_regular(path, false, err, errlen); }

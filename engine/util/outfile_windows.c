@@ -88,17 +88,6 @@ bool outfile_commit(OutFile *o, char *err, size_t errlen)
     return ok;
 }
 
-void outfile_abort(OutFile *o)
-{
-    if (o->f)
-        fclose(o->f);
-    if (o->tmp)
-        remove(o->tmp);
-    free(o->tmp);
-    free(o->path);
-    memset(o, 0, sizeof *o);
-}
-
 static FILE *open_regular(const char *path, const char *mode, char *err, size_t errlen)
 {
     if (!outfile_check(path, err, errlen))
