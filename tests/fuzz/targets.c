@@ -686,8 +686,9 @@ static bool reader_line_matches(const char *got, const uint8_t *want, size_t n)
 
 /* The reader against a model: every line under PROC_LINE_MAX bytes comes
  * out whole and in order, every longer one is dropped, one of exactly
- * PROC_LINE_MAX bytes either (whether it is kept depends on how it
- * arrives), and nothing is written outside the reader. */
+ * PROC_LINE_MAX bytes is kept when its end came in the same read or one
+ * before the reader looked for room (else the reader cannot tell it from a
+ * longer line, and drops it), and nothing is written outside the reader. */
 const char *fuzz_reader(const uint8_t *data, size_t size)
 {
     static struct {
@@ -742,6 +743,9 @@ const char *fuzz_reader(const uint8_t *data, size_t size)
     proc_lines_reset(&r.l);
     memset(r.guard, 0x5a, sizeof r.guard);
     size_t fed = 0, cut = 0, line_at = 0; /* line_at: where the model's next line starts */
+    /* where the lines of exactly PROC_LINE_MAX bytes that a read ended
+     * just before their end start (the stream holds at most five) */
+    size_t cut_short[8], ncut_short = 0, next_short = 0;
     while (!bad) {
         /* as proc_read_line: every whole line out, then one read */
         while (!bad && proc_lines_next(&r.l)) {
@@ -757,13 +761,18 @@ const char *fuzz_reader(const uint8_t *data, size_t size)
                     bad = failed("a line given before its end was read: '%.40s'", r.l.line);
                     break;
                 }
-                if (n <= PROC_LINE_MAX && reader_line_matches(r.l.line, s.bytes + start, n))
-                    break;
-                if (n < PROC_LINE_MAX) {
+                bool dropped = n > PROC_LINE_MAX;
+                if (n == PROC_LINE_MAX && next_short < ncut_short && cut_short[next_short] == start) {
+                    next_short++;
+                    dropped = true;
+                }
+                if (dropped) /* on to the next */
+                    continue;
+                if (!reader_line_matches(r.l.line, s.bytes + start, n)) {
                     bad = failed("a line of %zu bytes lost or changed; got '%.40s'", n, r.l.line);
                     break;
                 }
-                /* longer lines are dropped: on to the next */
+                break;
             }
         }
         if (bad || fed == s.len)
@@ -782,6 +791,17 @@ const char *fuzz_reader(const uint8_t *data, size_t size)
         memcpy(at, s.bytes + fed, n);
         proc_lines_added(&r.l, n);
         fed += n;
+        /* a read that ends a line of exactly PROC_LINE_MAX bytes just
+         * before its newline: the reader will drop it */
+        if (fed < s.len && s.bytes[fed] == '\n' && fed >= PROC_LINE_MAX
+            && (fed == PROC_LINE_MAX || s.bytes[fed - PROC_LINE_MAX - 1] == '\n')
+            && !memchr(s.bytes + fed - PROC_LINE_MAX, '\n', PROC_LINE_MAX)) {
+            if (ncut_short == sizeof cut_short / sizeof *cut_short) {
+                bad = "the model's list of cut lines is full";
+                break;
+            }
+            cut_short[ncut_short++] = fed - PROC_LINE_MAX;
+        }
     }
     /* every whole line under the limit that is left was lost */
     while (!bad) {
@@ -789,7 +809,12 @@ const char *fuzz_reader(const uint8_t *data, size_t size)
         if (!nl)
             break;
         size_t n = (size_t)(nl - (s.bytes + line_at));
-        if (n < PROC_LINE_MAX)
+        bool dropped = n > PROC_LINE_MAX;
+        if (n == PROC_LINE_MAX && next_short < ncut_short && cut_short[next_short] == line_at) {
+            next_short++;
+            dropped = true;
+        }
+        if (!dropped)
             bad = failed("a line of %zu bytes never given", n);
         line_at += n + 1;
     }
