@@ -67,6 +67,7 @@ int main(int argc, char **argv)
                  {"uci", uci_tests},
                  {"ucci", ucci_tests},
                  {"cecp", cecp_tests},
+                 {"matchreferee", match_referee_tests},
                  {"match", match_tests},
                  {"tune", tune_tests},
                  {"limits", limits_tests},

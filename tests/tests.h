@@ -25,6 +25,7 @@ const struct CMUnitTest *cecp_tests(size_t *count);
 const struct CMUnitTest *limits_tests(size_t *count);
 const struct CMUnitTest *search_limits_tests(size_t *count);
 const struct CMUnitTest *cli_tests(size_t *count);
+const struct CMUnitTest *match_referee_tests(size_t *count);
 const struct CMUnitTest *match_tests(size_t *count);
 const struct CMUnitTest *tune_tests(size_t *count);
 const struct CMUnitTest *fuzz_tests(size_t *count);
