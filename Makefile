@@ -340,7 +340,7 @@ test-dist: dist
 # then the default build replays each corpus, and a table sums up (hours
 # on 2 cores: README, Hardening).  One target by hand: tests/fuzz/run.sh
 # long TARGET [RUNS].  The
-# targets' code (tests/fuzz/targets.c) is also linked into the test suite,
+# targets' code (FUZZ_TARGET_SRCS) is also linked into the test suite,
 # which replays the same inputs without libFuzzer.
 FUZZ_CC ?= clang
 FUZZ_TARGETS := fen uci ucci cecp pgn book reader
@@ -355,7 +355,8 @@ FUZZ_SANITIZE ?= address,undefined
 FUZZ_OPT ?= -O1
 FUZZ_CFLAGS := $(CFLAGS_BASE) $(ARCH_FLAGS) $(FUZZ_OPT) -g -fno-omit-frame-pointer -fsanitize=$(FUZZ_SANITIZE) \
                -fno-sanitize-recover=undefined -I. $(EXTRA_CFLAGS)
-FUZZ_OBJS := $(LIB_SRCS:%.c=$(FUZZ_BUILD)/%.o) $(FUZZ_BUILD)/tests/fuzz/targets.o $(FUZZ_BUILD)/tests/fuzz/wrap.o
+FUZZ_TARGET_SRCS := tests/fuzz/targets.c tests/fuzz/reader.c
+FUZZ_OBJS := $(LIB_SRCS:%.c=$(FUZZ_BUILD)/%.o) $(FUZZ_TARGET_SRCS:%.c=$(FUZZ_BUILD)/%.o) $(FUZZ_BUILD)/tests/fuzz/wrap.o
 FUZZ_BINS := $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/fuzz-%)
 .PHONY: fuzz fuzz-deps fuzz-smoke fuzz-long
 .SECONDARY: $(FUZZ_OBJS)
@@ -383,7 +384,7 @@ $(FUZZ_BUILD)/eval/weights.o: eval/weights.txt
 $(FUZZ_BUILD)/fuzz-%: tests/fuzz/libfuzzer.c $(FUZZ_OBJS)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -DFUZZ_TARGET=fuzz_$* $^ -o $@ \
 	    -Wl,--wrap=tt_resize,--wrap=tt_clear,--wrap=tt_free,--wrap=pool_new,--wrap=pool_free,--wrap=pool_resize,--wrap=pool_start,--wrap=engine_go,--wrap=search_clear,--wrap=book_load_default,--wrap=book_free,--wrap=pages_alloc,--wrap=pages_free -pthread $(LIBS)
-# The test suite replays the seeds and regression inputs (tests/test_limits.c).
-$(TESTS): $(BUILD)/tests/fuzz/targets.o
--include $(FUZZ_OBJS:.o=.d) $(BUILD)/tests/fuzz/targets.d
+# The test suite replays the seeds and regression inputs (tests/test_fuzz.c).
+$(TESTS): $(FUZZ_TARGET_SRCS:%.c=$(BUILD)/%.o)
+-include $(FUZZ_OBJS:.o=.d) $(FUZZ_TARGET_SRCS:%.c=$(BUILD)/%.d)
 # ------------------------------------------------------------------------------

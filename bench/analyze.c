@@ -10,6 +10,7 @@
 #include "engine/engine.h"
 #include "engine/records/notation.h"
 #include "engine/records/pgn.h"
+#include "engine/records/pgn_files.h"
 #include "engine/util/clock.h"
 #include "engine/util/file.h"
 #include "engine/util/num.h"
@@ -457,34 +458,32 @@ int analyze_cli(int argc, char **argv)
     count(argv + i, argc - i, s.enc, &a->game_total, &a->ply_total);
     int status = 0;
     long bad = 0;
-    for (int f = i; f < argc; f++) {
-        PgnReader *r = pgn_open_file(argv[f], s.enc, err, sizeof err);
-        if (!r) {
+    PgnFiles it;
+    pgn_files_start(&it, argv + i, argc - i, s.enc, &a->pos, a->moves, MAX_GAME_PLY - MAX_PLY, err, sizeof err);
+    for (PgnFilesEvent ev; (ev = pgn_files_next(&it)) != PGN_FILES_END;) {
+        a->games = it.records;
+        switch (ev) {
+        case PGN_FILES_OPEN_FAILED:
             fprintf(stderr, "\nanalyze: %s\n", err);
             status = 2;
-            continue;
-        }
-        const PgnGame *g;
-        int k;
-        while ((k = pgn_next(r, &g, err, sizeof err)) > 0) {
-            int n;
-            a->games++;
-            PgnReplayError pe = pgn_replay(g, &a->pos, a->moves, MAX_GAME_PLY - MAX_PLY, &n, err, sizeof err);
-            if (pe != PGN_OK) {
-                fprintf(stderr, "\n%s:%ld: record %ld: %s; not analysed\n", argv[f], g->line, g->index, err);
-                bad++;
-                continue;
-            }
-            if (!analyse_game(a, g, n, err, sizeof err)) {
-                fprintf(stderr, "\n%s:%ld: record %ld: %s\n", argv[f], g->line, g->index, err);
+            break;
+        case PGN_FILES_READ_FAILED:
+            fprintf(stderr, "\nanalyze: %s: %s\n", it.path, err);
+            status = 2;
+            break;
+        case PGN_FILES_REJECTED:
+            fprintf(stderr, "\n%s:%ld: record %ld: %s; not analysed\n", it.path, it.game->line, it.game->index, err);
+            bad++;
+            break;
+        case PGN_FILES_RECORD:
+            if (!analyse_game(a, it.game, it.nmoves, err, sizeof err)) {
+                fprintf(stderr, "\n%s:%ld: record %ld: %s\n", it.path, it.game->line, it.game->index, err);
                 status = 2;
             }
+            break;
+        case PGN_FILES_END:
+            break;
         }
-        if (k < 0) {
-            fprintf(stderr, "\nanalyze: %s: %s\n", argv[f], err);
-            status = 2;
-        }
-        pgn_close(r);
     }
     fprintf(stderr, "\nanalyze: %ld games, %ld positions in %.1f s\n", a->games, a->plies_done,
             (now_ms() - a->start_ms) / 1000.0);

@@ -1,7 +1,7 @@
 /* Alpha-beta search.  The numbered steps of search() each say why they are
- * there; their tunables are in search/params.h.  One file, a little over
- * 800 lines: search(), qsearch() and the iterative deepening share their
- * helpers and read best side by side. */
+ * there; their tunables are in search/params.h.  search(), qsearch() and
+ * the iterative deepening share their inline helpers and read best side by
+ * side, in one translation unit; the root moves are kept by root.c. */
 #include "search_private.h"
 
 #include <math.h>
@@ -13,7 +13,6 @@
 #include "eval/eval.h"
 #include "movepick.h"
 #include "params.h"
-#include "vote.h"
 
 static int Reductions[64][64];
 
@@ -28,9 +27,6 @@ static inline int reduction(int depth, int move_count)
 {
     return Reductions[depth < 63 ? depth : 63][move_count < 63 ? move_count : 63];
 }
-
-static inline int min_int(int a, int b) { return a < b ? a : b; }
-static inline int max_int(int a, int b) { return a > b ? a : b; }
 
 /* ---- helpers ---- */
 
@@ -681,69 +677,6 @@ static int search(SearchThread *th, Stack *ss, int alpha, int beta, int depth, b
 
 /* ---- iterative deepening ---- */
 
-void search_init_root(SearchThread *th)
-{
-    const SearchLimits *lim = &th->shared->limits;
-    Move moves[MAX_MOVES];
-    int n = gen_legal(&th->pos, moves);
-    th->root_count = 0;
-    for (int i = 0; i < n; i++) {
-        bool wanted = lim->nsearchmoves == 0;
-        for (int k = 0; k < lim->nsearchmoves && !wanted; k++)
-            wanted = lim->searchmoves[k] == moves[i];
-        if (!wanted)
-            continue;
-        RootMove *rm = &th->root_moves[th->root_count++];
-        memset(rm, 0, sizeof *rm);
-        rm->move = moves[i];
-        rm->score = rm->previous_score = rm->average_score = -VALUE_INFINITE;
-        rm->pv[0] = moves[i];
-        rm->pv_len = 1;
-    }
-}
-
-/* Stable sort of root moves [from, to) by score, best first. */
-static void sort_root_moves(RootMove *rm, int from, int to)
-{
-    for (int i = from + 1; i < to; i++) {
-        RootMove tmp = rm[i];
-        int j = i;
-        for (; j > from && (rm[j - 1].score < tmp.score
-                            || (rm[j - 1].score == tmp.score && rm[j - 1].previous_score < tmp.previous_score));
-             j--)
-            rm[j] = rm[j - 1];
-        rm[j] = tmp;
-    }
-}
-
-static void report(SearchThread *th, int multipv, int depth, int bound_of_first)
-{
-    SearchShared *sh = th->shared;
-    if (!sh->on_info)
-        return;
-    SearchInfo info;
-    uint64_t nodes = search_nodes(sh);
-    int64_t elapsed = tm_elapsed(&sh->tm, now_ms());
-    int hashfull = tt_hashfull(sh->tt);
-    for (int i = 0; i < multipv; i++) {
-        const RootMove *rm = &th->root_moves[i];
-        bool updated = rm->score != -VALUE_INFINITE;
-        if (!updated && depth == 1)
-            continue;
-        info.depth = updated ? depth : max_int(1, depth - 1);
-        info.seldepth = max_int(rm->seldepth, info.depth);
-        info.multipv = i + 1;
-        info.score = updated ? rm->score : rm->previous_score;
-        info.bound = i == 0 ? bound_of_first : TT_BOUND_EXACT;
-        info.nodes = nodes;
-        info.time_ms = elapsed;
-        info.hashfull = hashfull;
-        info.pv_len = rm->pv_len;
-        memcpy(info.pv, rm->pv, sizeof(Move) * (size_t)rm->pv_len);
-        sh->on_info(sh->ctx, &info);
-    }
-}
-
 /* Stop the search now, or at the ponder hit while pondering (the move may
  * not be sent before it). */
 static void stop_when_allowed(SearchShared *sh)
@@ -823,13 +756,13 @@ void search_iterate(SearchThread *th)
                 int d = max_int(1, th->root_depth - failed_high);
                 th->pv_table[0][0] = MOVE_NONE;
                 best_value = search(th, ss, alpha, beta, d, false, true);
-                sort_root_moves(th->root_moves, th->pv_index, th->root_count);
+                search_sort_root_moves(th->root_moves, th->pv_index, th->root_count);
                 if (stopped(th))
                     break;
                 int bound = best_value <= alpha ? TT_BOUND_UPPER : best_value >= beta ? TT_BOUND_LOWER : TT_BOUND_EXACT;
                 if (main_thread && bound != TT_BOUND_EXACT && multipv == 1
                     && tm_elapsed(&sh->tm, now_ms()) > 3000)
-                    report(th, 1, th->root_depth, bound);
+                    search_report(th, 1, th->root_depth, bound);
                 if (best_value <= alpha) {
                     beta = (alpha + beta) / 2;
                     alpha = max_int(best_value - delta, -VALUE_INFINITE);
@@ -842,7 +775,7 @@ void search_iterate(SearchThread *th)
                 }
                 delta += delta / 3;
             }
-            sort_root_moves(th->root_moves, 0, th->pv_index + 1);
+            search_sort_root_moves(th->root_moves, 0, th->pv_index + 1);
         }
         if (stopped(th))
             break;
@@ -850,7 +783,7 @@ void search_iterate(SearchThread *th)
         if (!main_thread)
             continue;
 
-        report(th, multipv, th->root_depth, TT_BOUND_EXACT);
+        search_report(th, multipv, th->root_depth, TT_BOUND_EXACT);
 
         /* Stop on a mate within the asked number of moves. */
         best_value = th->root_moves[0].score;
@@ -878,18 +811,4 @@ void search_iterate(SearchThread *th)
                 stop_when_allowed(sh);
         }
     }
-}
-
-SearchThread *search_best_thread(SearchShared *sh)
-{
-    if (sh->thread_count == 1 || sh->multipv > 1 || sh->limits.depth)
-        return sh->threads[0];
-    Ballot ballots[MAX_THREADS];
-    for (int i = 0; i < sh->thread_count; i++) {
-        const SearchThread *th = sh->threads[i];
-        bool voting = th->root_count && th->completed_depth;
-        ballots[i] = (Ballot){voting ? th->root_moves[0].move : MOVE_NONE, th->root_moves[0].score,
-                              th->completed_depth};
-    }
-    return sh->threads[search_vote(ballots, sh->thread_count)];
 }

@@ -90,6 +90,9 @@ typedef struct SearchThread {
     NnueStack nnue; /* follows pos from the root when the net evaluates */
 } SearchThread;
 
+static inline int min_int(int a, int b) { return a < b ? a : b; }
+static inline int max_int(int a, int b) { return a > b ? a : b; }
+
 /* Clear the histories (new game). */
 void search_clear(SearchThread *th);
 /* Run the iterative deepening of one thread over th->pos; fills
@@ -99,8 +102,14 @@ void search_iterate(SearchThread *th);
 uint64_t search_nodes(const SearchShared *sh);
 /* The thread whose best move the pool plays (a vote across threads). */
 SearchThread *search_best_thread(SearchShared *sh);
-/* The legal root moves (filtered by searchmoves), into th->root_moves. */
+/* The legal root moves (filtered by searchmoves), into th->root_moves (root.c). */
 void search_init_root(SearchThread *th);
+/* Stable sort of root moves [from, to) by score, best first. */
+void search_sort_root_moves(RootMove *rm, int from, int to);
+/* The lines of the first multipv root moves to the search's on_info, at
+ * depth (a move not yet searched at it: its line of the depth before); the
+ * first line's bound is bound_of_first. */
+void search_report(SearchThread *th, int multipv, int depth, int bound_of_first);
 
 /* Thread i of a pool (threads.c), for the tests that look inside. */
 SearchThread *pool_thread(ThreadPool *pool, int i);

@@ -56,14 +56,31 @@ int main(int argc, char **argv)
     static const struct {
         const char *name;
         TestList list;
-    } lists[] = {{"util", util_tests},       {"bitboard", bitboard_tests}, {"position", position_tests},
-                 {"movegen", movegen_tests}, {"rules", rules_tests},       {"notation", notation_tests},
-                 {"book", book_tests},       {"search", search_tests},     {"uci", uci_tests},
-                 {"ucci", ucci_tests},       {"cecp", cecp_tests},         {"match", match_tests},
-                 {"tune", tune_tests},       {"limits", limits_tests},     {"fuzz", fuzz_tests},
-                 {"layers", layers_tests},   {"cluster", cluster_tests},   {"nnue", nnue_tests},
-                 {"nnuefile", nnue_file_tests}, {"nnuetrain", nnue_train_tests},
-                 {"analyze", analyze_tests}, {"skill", skill_tests}};
+    } lists[] = {{"util", util_tests},
+                 {"bitboard", bitboard_tests},
+                 {"position", position_tests},
+                 {"movegen", movegen_tests},
+                 {"rules", rules_tests},
+                 {"notation", notation_tests},
+                 {"book", book_tests},
+                 {"search", search_tests},
+                 {"uci", uci_tests},
+                 {"ucci", ucci_tests},
+                 {"cecp", cecp_tests},
+                 {"matchreferee", match_referee_tests},
+                 {"match", match_tests},
+                 {"tune", tune_tests},
+                 {"limits", limits_tests},
+                 {"searchlimits", search_limits_tests},
+                 {"cli", cli_tests},
+                 {"fuzz", fuzz_tests},
+                 {"layers", layers_tests},
+                 {"cluster", cluster_tests},
+                 {"nnue", nnue_tests},
+                 {"nnuefile", nnue_file_tests},
+                 {"nnuetrain", nnue_train_tests},
+                 {"analyze", analyze_tests},
+                 {"skill", skill_tests}};
     /* chuhan-tests [--groups=uci,ucci,...] [FILTER]: those groups only
      * (make test-mpi runs the protocol groups against mpirun), the tests
      * whose names match FILTER (e.g. "test_perft*"). */

@@ -12,6 +12,7 @@
 
 #include "notation.h"
 #include "pgn.h"
+#include "pgn_files.h"
 
 static int usage(void)
 {
@@ -88,39 +89,36 @@ int pgn_cli(int argc, char **argv)
         free(moves);
         return 2;
     }
-    long games = 0, good = 0, rejected[PGN_ERR_NB] = {0};
+    long good = 0, rejected[PGN_ERR_NB] = {0};
     int status = 0;
-    for (int f = first; f < argc; f++) {
-        char err[256];
-        PgnReader *r = pgn_open_file(argv[f], enc, err, sizeof err);
-        if (!r) {
+    char err[256];
+    PgnFiles it;
+    pgn_files_start(&it, argv + first, argc - first, enc, pos, moves, MAX_GAME_PLY, err, sizeof err);
+    for (PgnFilesEvent ev; (ev = pgn_files_next(&it)) != PGN_FILES_END;)
+        switch (ev) {
+        case PGN_FILES_OPEN_FAILED:
             fprintf(stderr, "pgn: %s\n", err);
             status = 2;
-            continue;
-        }
-        const PgnGame *g;
-        int k;
-        while ((k = pgn_next(r, &g, err, sizeof err)) > 0) {
-            int n;
-            games++;
-            PgnReplayError e = pgn_replay(g, pos, moves, MAX_GAME_PLY, &n, err, sizeof err);
-            if (e != PGN_OK) {
-                rejected[e]++;
-                fprintf(stderr, "%s:%ld: record %ld: %s\n", argv[f], g->line, g->index, err);
-                continue;
-            }
+            break;
+        case PGN_FILES_READ_FAILED:
+            fprintf(stderr, "pgn: %s: %s\n", it.path, err);
+            status = 2;
+            break;
+        case PGN_FILES_REJECTED:
+            rejected[it.error]++;
+            fprintf(stderr, "%s:%ld: record %ld: %s\n", it.path, it.game->line, it.game->index, err);
+            break;
+        case PGN_FILES_RECORD:
             good++;
-            if (convert && !write_record(stdout, g, pos, moves, n, fmt)) {
-                fprintf(stderr, "%s:%ld: record %ld: cannot write it\n", argv[f], g->line, g->index);
+            if (convert && !write_record(stdout, it.game, pos, moves, it.nmoves, fmt)) {
+                fprintf(stderr, "%s:%ld: record %ld: cannot write it\n", it.path, it.game->line, it.game->index);
                 status = 2;
             }
+            break;
+        case PGN_FILES_END:
+            break;
         }
-        if (k < 0) {
-            fprintf(stderr, "pgn: %s: %s\n", argv[f], err);
-            status = 2;
-        }
-        pgn_close(r);
-    }
+    long games = it.records;
     long bad = games - good;
     FILE *report = convert ? stderr : stdout;
     fprintf(report, "%ld records, %ld replayed, %ld rejected", games, good, bad);

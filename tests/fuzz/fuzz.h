@@ -2,7 +2,7 @@
  * hold for it, returning NULL when all is well or a one-line description
  * of the broken property.  tests/fuzz/libfuzzer.c wraps one of them as a
  * libFuzzer target (make fuzz); the test suite replays the seed corpora and
- * the regression inputs through the same functions (tests/test_limits.c). */
+ * the regression inputs through the same functions (tests/test_fuzz.c). */
 #ifndef CHUHAN_TESTS_FUZZ_H
 #define CHUHAN_TESTS_FUZZ_H
 

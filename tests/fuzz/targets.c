@@ -1,9 +1,10 @@
 /* The fuzz targets: what each input goes through, and the properties
- * checked on the way (see fuzz.h).  A broken property is returned as text;
+ * checked on the way (see fuzz.h); the reader's target is in reader.c.  A broken property is returned as text;
  * the libFuzzer wrapper aborts on it, the test suite fails on it.  Plain C:
  * built into the libFuzzer binaries (make fuzz) and into the test suite. */
 #define _GNU_SOURCE
 #include "fuzz.h"
+#include "fuzz_private.h"
 
 #include <ctype.h>
 #include <stdarg.h>
@@ -22,12 +23,11 @@
 #include "engine/records/notation.h"
 #include "engine/records/pgn.h"
 #include "engine/rules/rules.h"
-#include "engine/util/proc.h"
 #include "eval/eval.h"
 
-/* A formatted failure, kept in a static buffer (one input at a time). */
-static const char *failed(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static const char *failed(const char *fmt, ...)
+/* ---- shared by the targets' files (fuzz_private.h) ---- */
+
+const char *fuzz_failed(const char *fmt, ...)
 {
     static char msg[512];
     va_list ap;
@@ -51,55 +51,55 @@ static const char *check_moves(Position *pos, unsigned notations)
     Move legal[MAX_MOVES], pseudo[MAX_MOVES];
     int n = gen_legal(pos, legal);
     if (n < 0 || n > MAX_MOVES)
-        return failed("gen_legal returned %d", n);
+        return fuzz_failed("gen_legal returned %d", n);
     if (count_legal(pos) != n)
-        return failed("count_legal %d, gen_legal %d", count_legal(pos), n);
+        return fuzz_failed("count_legal %d, gen_legal %d", count_legal(pos), n);
     int np = gen_pseudo(pos, pseudo);
     if (np < n || np > MAX_MOVES)
-        return failed("gen_pseudo %d moves, gen_legal %d", np, n);
+        return fuzz_failed("gen_pseudo %d moves, gen_legal %d", np, n);
     if (pos_in_check(pos) && gen_evasions(pos, pseudo) != n)
-        return failed("gen_evasions disagrees with gen_legal in check");
+        return fuzz_failed("gen_evasions disagrees with gen_legal in check");
     Key key = pos_key(pos);
     for (int i = 0; i < n; i++) {
         Move m = legal[i];
         char text[NOTATION_MAX];
         move_str(m, text, false);
         if (!pos_pseudo_legal(pos, m) || !pos_legal(pos, m))
-            return failed("legal move %s fails pos_pseudo_legal/pos_legal", text);
+            return fuzz_failed("legal move %s fails pos_pseudo_legal/pos_legal", text);
         if (parse_move(pos, text, false) != m)
-            return failed("parse_move does not read back %s", text);
+            return fuzz_failed("parse_move does not read back %s", text);
         char text1[NOTATION_MAX];
         move_str(m, text1, true);
         if (parse_move(pos, text1, true) != m)
-            return failed("parse_move (ranks 1-10) does not read back %s", text1);
+            return fuzz_failed("parse_move (ranks 1-10) does not read back %s", text1);
         bool gives = pos_gives_check(pos, m);
         (void)pos_see_ge(pos, m, 0);
         for (size_t f = 0; f < sizeof FORMATS / sizeof FORMATS[0]; f++)
             if (notations >> f & 1) {
                 char out[NOTATION_MAX];
                 if (!notation_write(pos, m, FORMATS[f], out))
-                    return failed("notation_write(%s) refuses the legal move %s", notation_format_name(FORMATS[f]),
+                    return fuzz_failed("notation_write(%s) refuses the legal move %s", notation_format_name(FORMATS[f]),
                                   text);
                 char why[160];
                 Move back = notation_read(pos, out, FORMATS[f], why, sizeof why);
                 if (back != m)
-                    return failed("%s '%s' of %s reads back as %d: %s", notation_format_name(FORMATS[f]), out, text,
+                    return fuzz_failed("%s '%s' of %s reads back as %d: %s", notation_format_name(FORMATS[f]), out, text,
                                   back, why);
                 if (notation_read(pos, out, NOTATION_AUTO, NULL, 0) != m)
-                    return failed("%s '%s' of %s is not read back by auto", notation_format_name(FORMATS[f]), out,
+                    return fuzz_failed("%s '%s' of %s is not read back by auto", notation_format_name(FORMATS[f]), out,
                                   text);
             }
         if (pos_room(pos) < 1)
             continue;
         pos_do_move(pos, m);
         if (pos_key(pos) != pos_compute_key(pos))
-            return failed("the key after %s is not the key computed from scratch", text);
+            return fuzz_failed("the key after %s is not the key computed from scratch", text);
         if (pos_in_check(pos) != gives)
-            return failed("pos_gives_check(%s) = %d, but the position after it is%s in check", text, gives,
+            return fuzz_failed("pos_gives_check(%s) = %d, but the position after it is%s in check", text, gives,
                           pos_in_check(pos) ? "" : " not");
         pos_undo_move(pos);
         if (pos_key(pos) != key)
-            return failed("unmaking %s does not restore the key", text);
+            return fuzz_failed("unmaking %s does not restore the key", text);
     }
     return NULL;
 }
@@ -125,21 +125,21 @@ const char *fuzz_fen(const uint8_t *data, size_t size)
     err[0] = 0;
     if (!pos_set_fen(&pos, fen, err, sizeof err)) {
         if (!err[0])
-            return failed("a FEN refused without a reason");
+            return fuzz_failed("a FEN refused without a reason");
         if (pos_key(&pos) != start)
-            return failed("a refused FEN changed the position");
+            return fuzz_failed("a refused FEN changed the position");
         return NULL;
     }
     if (pos_key(&pos) != pos_compute_key(&pos))
-        return failed("the key of the FEN is not the key computed from scratch");
+        return fuzz_failed("the key of the FEN is not the key computed from scratch");
     pos_fen(&pos, out);
     if (strlen(out) >= FEN_MAX)
-        return failed("pos_fen wrote %zu bytes", strlen(out));
+        return fuzz_failed("pos_fen wrote %zu bytes", strlen(out));
     if (!pos_set_fen(&copy, out, err, sizeof err))
-        return failed("pos_fen's own FEN '%s' is refused: %s", out, err);
+        return fuzz_failed("pos_fen's own FEN '%s' is refused: %s", out, err);
     pos_fen(&copy, out2);
     if (strcmp(out, out2) || pos_key(&copy) != pos_key(&pos))
-        return failed("FEN round trip: '%s' then '%s'", out, out2);
+        return fuzz_failed("FEN round trip: '%s' then '%s'", out, out2);
     (void)evaluate(&pos);
     const char *bad = check_moves(&pos, ~0u);
     if (bad)
@@ -155,7 +155,7 @@ const char *fuzz_fen(const uint8_t *data, size_t size)
             break;
         pos_do_move(&pos, legal[choices[i] % n]);
         if (pos_key(&pos) != pos_compute_key(&pos))
-            return failed("the key after move %zu is not the key computed from scratch", i + 1);
+            return fuzz_failed("the key after move %zu is not the key computed from scratch", i + 1);
         int rule = choices[i] / 128 ? RULE_AXF : RULE_CXA;
         Bitboard chased;
         (void)rules_classify_last(&pos, rule, &chased);
@@ -163,9 +163,9 @@ const char *fuzz_fen(const uint8_t *data, size_t size)
         int top = pos.top;
         Verdict v = rules_judge_at(&pos, rule, 120, 2, reason, sizeof reason);
         if (pos_key(&pos) != before || pos.top != top)
-            return failed("rules_judge_at changed the position");
+            return fuzz_failed("rules_judge_at changed the position");
         if (v < VERDICT_NONE || v > VERDICT_LOSS)
-            return failed("rules_judge_at gave verdict %d", (int)v);
+            return fuzz_failed("rules_judge_at gave verdict %d", (int)v);
         (void)evaluate(&pos);
         if (v != VERDICT_NONE)
             break;
@@ -273,7 +273,7 @@ static const char *fuzz_protocol(const uint8_t *data, size_t size, int (*serve)(
             p = eol ? eol + 1 : p + n;
         }
         if (sync && replies != syncs)
-            bad = failed("%d '%s' lines answered with %d '%s'", syncs, sync, replies, sync_reply);
+            bad = fuzz_failed("%d '%s' lines answered with %d '%s'", syncs, sync, replies, sync_reply);
     }
     if (in)
         fclose(in);
@@ -306,28 +306,28 @@ static const char *check_record(const PgnGame *g)
     (void)pgn_tag(g, "Event");
     int result = pgn_result(g);
     if (result < PGN_RED_WINS || result > PGN_UNKNOWN)
-        return failed("pgn_result %d", result);
+        return fuzz_failed("pgn_result %d", result);
     PgnReplayError e = pgn_replay(g, &pos, moves, (int)(sizeof moves / sizeof moves[0]), &n, err, sizeof err);
     if (e < PGN_OK || e >= PGN_ERR_NB || !pgn_error_name(e))
-        return failed("pgn_replay returned %d", (int)e);
+        return fuzz_failed("pgn_replay returned %d", (int)e);
     if (n < 0 || n > g->nmoves)
-        return failed("pgn_replay played %d of %d moves", n, g->nmoves);
+        return fuzz_failed("pgn_replay played %d of %d moves", n, g->nmoves);
     if (e == PGN_OK && n != g->nmoves)
-        return failed("pgn_replay succeeded after %d of %d moves", n, g->nmoves);
+        return fuzz_failed("pgn_replay succeeded after %d of %d moves", n, g->nmoves);
     if (e == PGN_ERR_FEN || (e == PGN_ERR_NO_MOVES && n))
         return NULL;
     /* the same moves again; at the end every legal move through one
      * notation (one per record, in turn) */
     const char *fen = pgn_tag(g, "FEN");
     if (!pos_set_fen(&again, fen && *fen ? fen : START_FEN, err, sizeof err))
-        return failed("the FEN pgn_replay accepted is refused: %s", err);
+        return fuzz_failed("the FEN pgn_replay accepted is refused: %s", err);
     for (int i = 0; i < n; i++) {
         if (notation_read(&again, g->moves[i], NOTATION_AUTO, NULL, 0) != moves[i])
-            return failed("move %d '%.40s' reads differently a second time", i + 1, g->moves[i]);
+            return fuzz_failed("move %d '%.40s' reads differently a second time", i + 1, g->moves[i]);
         pos_do_move(&again, moves[i]);
     }
     if (pos_key(&again) != pos_key(&pos))
-        return failed("replaying the moves again ends elsewhere");
+        return fuzz_failed("replaying the moves again ends elsewhere");
     return check_moves(&again, 1u << (g->index % 5));
 }
 
@@ -347,7 +347,7 @@ const char *fuzz_pgn(const uint8_t *data, size_t size)
         while (records < 64 && (got = pgn_next(r, &g, err, sizeof err)) == 1) {
             records++;
             if (g->index != records)
-                return pgn_close(r), failed("record %ld has index %ld", records, g->index);
+                return pgn_close(r), fuzz_failed("record %ld has index %ld", records, g->index);
             const char *bad = k == 0 ? check_record(g) : NULL;
             if (bad)
                 return pgn_close(r), bad;
@@ -423,19 +423,19 @@ static const char *probe_book(const Book *book, const uint8_t *line, size_t n)
         BookMove moves[MAX_MOVES];
         int k = book_probe(book, &pos, moves, MAX_MOVES);
         if (k < 0 || k > MAX_MOVES)
-            return failed("book_probe returned %d", k);
+            return fuzz_failed("book_probe returned %d", k);
         for (int j = 0; j < k; j++) {
             if (!pos_pseudo_legal(&pos, moves[j].move) || !pos_legal(&pos, moves[j].move))
-                return failed("book_probe gave an illegal move");
+                return fuzz_failed("book_probe gave an illegal move");
             if (j && moves[j].weight > moves[j - 1].weight)
-                return failed("book_probe's moves are not best first");
+                return fuzz_failed("book_probe's moves are not best first");
         }
         BookMove few[2];
         if (book_probe(book, &pos, few, 2) != (k < 2 ? k : 2) || (k && few[0].weight != moves[0].weight))
-            return failed("book_probe with room for 2 disagrees");
+            return fuzz_failed("book_probe with room for 2 disagrees");
         Move c = book_choose(book, &pos, false, &rng);
         if ((c == MOVE_NONE) != (k == 0) || (c && (!pos_pseudo_legal(&pos, c) || !pos_legal(&pos, c))))
-            return failed("book_choose gave %d with %d book moves", c, k);
+            return fuzz_failed("book_choose gave %d with %d book moves", c, k);
         if (i >= n || i >= 32)
             break;
         Move legal[MAX_MOVES];
@@ -501,7 +501,7 @@ static const char *book_from_line(const uint8_t *data, size_t size)
     size_t csize = ZSTD_compress(book + 64, bound, payload, raw, 1);
     if (ZSTD_isError(csize)) {
         free(book);
-        return failed("ZSTD_compress: %s", ZSTD_getErrorName(csize));
+        return fuzz_failed("ZSTD_compress: %s", ZSTD_getErrorName(csize));
     }
     memcpy(book, "CHUHANBK", 8);
     wr32le(book + 8, 1);
@@ -513,10 +513,10 @@ static const char *book_from_line(const uint8_t *data, size_t size)
     Book *b = book_load_memory(book, 64 + csize, err, sizeof err);
     free(book);
     if (!b)
-        return failed("a well-formed book of %d entries is refused: %s", ne, err);
+        return fuzz_failed("a well-formed book of %d entries is refused: %s", ne, err);
     const char *bad = NULL;
     if (book_entries(b) != (size_t)ne)
-        bad = failed("book of %d entries loads %zu", ne, book_entries(b));
+        bad = fuzz_failed("book of %d entries loads %zu", ne, book_entries(b));
     /* each entry's move comes back at its position */
     pos_set_fen(&pos, START_FEN, NULL, 0);
     for (size_t i = 0; !bad && i + 1 < size && i / 2 < MAXE; i += 2) {
@@ -530,7 +530,7 @@ static const char *book_from_line(const uint8_t *data, size_t size)
         for (int j = 0; j < k; j++)
             found |= moves[j].move == m;
         if (!found)
-            bad = failed("ply %zu: the book's move is not probed back", i / 2 + 1);
+            bad = fuzz_failed("ply %zu: the book's move is not probed back", i / 2 + 1);
         pos_do_move(&pos, m);
     }
     if (!bad)
@@ -570,19 +570,19 @@ static const char *book_from_builder(const uint8_t *data, size_t size)
         }
         i++;
         if (!book_builder_add_game(bb, NULL, moves, n, result, err, sizeof err))
-            bad = failed("book_builder_add_game refuses a legal game: %s", err);
+            bad = fuzz_failed("book_builder_add_game refuses a legal game: %s", err);
     }
     void *book = NULL;
     size_t bsize = 0;
     if (!bad && !book_builder_finish(bb, &book, &bsize, err, sizeof err))
-        bad = failed("book_builder_finish: %s", err);
+        bad = fuzz_failed("book_builder_finish: %s", err);
     book_builder_free(bb);
     if (bad)
         return bad;
     Book *b = book_load_memory(book, bsize, err, sizeof err);
     free(book);
     if (!b)
-        return failed("a built book is refused: %s", err);
+        return fuzz_failed("a built book is refused: %s", err);
     bad = probe_book(b, data, size);
     book_free(b);
     return bad;
@@ -618,210 +618,6 @@ const char *fuzz_book(const uint8_t *data, size_t size)
     default:
         return book_from_builder(rest, n);
     }
-}
-
-/* ---- the match runner's reader of engine output ---- */
-
-/* The stream the input describes, and where its reads end.  Two bytes an
- * operation: op & 7 picks it, arg sizes it.  0-2: arg bytes of the input
- * as they are; 3: a run of one byte (the next input byte), arg x
- * PROC_LINE_MAX / 64 + op long (up to four times PROC_LINE_MAX, for lines
- * over it); 4: a newline; 5: CR LF; 6: a run of arg x PROC_LINE_MAX / 255
- * bytes; 7: the bytes so far are read (a read ends here, as a pipe
- * delivers them).  The stream stops growing at four times PROC_LINE_MAX. */
-#define READER_UNIT (PROC_LINE_MAX / 64)
-typedef struct {
-    uint8_t *bytes;
-    size_t len, cap;
-    size_t *cuts; /* read boundaries, ascending */
-    size_t ncuts, capcuts;
-} ReaderStream;
-
-static bool stream_put(ReaderStream *s, const void *p, uint8_t fill, size_t n)
-{
-    if (s->len + n > s->cap) {
-        size_t cap = (s->len + n) * 2;
-        uint8_t *b = realloc(s->bytes, cap);
-        if (!b)
-            return false;
-        s->bytes = b;
-        s->cap = cap;
-    }
-    if (p)
-        memcpy(s->bytes + s->len, p, n);
-    else
-        memset(s->bytes + s->len, fill, n);
-    s->len += n;
-    return true;
-}
-
-static bool stream_cut(ReaderStream *s)
-{
-    if (s->ncuts == s->capcuts) {
-        size_t cap = s->capcuts ? s->capcuts * 2 : 64;
-        size_t *c = realloc(s->cuts, cap * sizeof *c);
-        if (!c)
-            return false;
-        s->cuts = c;
-        s->capcuts = cap;
-    }
-    s->cuts[s->ncuts++] = s->len;
-    return true;
-}
-
-/* Does got (a line the reader gave) read as the stream's line want[0..n)? */
-static bool reader_line_matches(const char *got, const uint8_t *want, size_t n)
-{
-    if (n && want[n - 1] == '\r')
-        n--;
-    if (strlen(got) != n)
-        return false;
-    for (size_t i = 0; i < n; i++) {
-        uint8_t w = want[i] == 0 || want[i] == '\t' ? ' ' : want[i];
-        if ((uint8_t)got[i] != w)
-            return false;
-    }
-    return true;
-}
-
-/* The reader against a model: every line under PROC_LINE_MAX bytes comes
- * out whole and in order, every longer one is dropped, one of exactly
- * PROC_LINE_MAX bytes is kept when its end came in the same read or one
- * before the reader looked for room (else the reader cannot tell it from a
- * longer line, and drops it), and nothing is written outside the reader. */
-const char *fuzz_reader(const uint8_t *data, size_t size)
-{
-    static struct {
-        ProcLines l;
-        uint8_t guard[256]; /* no write may reach past the reader */
-    } r;
-    /* kept from one input to the next: a fresh megabyte each time (mmap,
-     * page faults) cost more than the rest */
-    static ReaderStream s;
-    if (!s.bytes && !stream_put(&s, NULL, 0, 8 * PROC_LINE_MAX))
-        return "out of memory";
-    s.len = s.ncuts = 0;
-    const char *bad = NULL;
-    /* several lines over PROC_LINE_MAX, and more than the reader's buffer
-     * of twice that */
-    for (size_t i = 0; i + 1 < size && !bad && s.len < 4 * PROC_LINE_MAX; i += 2) {
-        uint8_t op = data[i], arg = data[i + 1];
-        bool ok = true;
-        switch (op & 7) {
-        case 0:
-        case 1:
-        case 2: {
-            size_t n = arg;
-            if (n > size - i - 2)
-                n = size - i - 2;
-            ok = stream_put(&s, data + i + 2, 0, n);
-            i += n;
-            break;
-        }
-        case 3:
-            ok = stream_put(&s, NULL, i + 2 < size ? data[i + 2] : 'x', (size_t)arg * READER_UNIT + op);
-            i++;
-            break;
-        case 4:
-            ok = stream_put(&s, "\n", 0, 1);
-            break;
-        case 5:
-            ok = stream_put(&s, "\r\n", 0, 2);
-            break;
-        case 6:
-            ok = stream_put(&s, NULL, 'a' + arg % 26, (size_t)arg * (PROC_LINE_MAX / 255));
-            break;
-        default:
-            ok = stream_cut(&s);
-            break;
-        }
-        if (!ok)
-            bad = "out of memory";
-    }
-    if (!bad && !stream_cut(&s))
-        bad = "out of memory";
-    proc_lines_reset(&r.l);
-    memset(r.guard, 0x5a, sizeof r.guard);
-    size_t fed = 0, cut = 0, line_at = 0; /* line_at: where the model's next line starts */
-    /* where the lines of exactly PROC_LINE_MAX bytes that a read ended
-     * just before their end start (the stream holds at most five) */
-    size_t cut_short[8], ncut_short = 0, next_short = 0;
-    while (!bad) {
-        /* as proc_read_line: every whole line out, then one read */
-        while (!bad && proc_lines_next(&r.l)) {
-            for (;;) {
-                uint8_t *nl = memchr(s.bytes + line_at, '\n', s.len - line_at);
-                if (!nl) {
-                    bad = failed("a line the stream does not have: '%.40s'", r.l.line);
-                    break;
-                }
-                size_t n = (size_t)(nl - (s.bytes + line_at)), start = line_at;
-                line_at += n + 1;
-                if (line_at > fed) {
-                    bad = failed("a line given before its end was read: '%.40s'", r.l.line);
-                    break;
-                }
-                bool dropped = n > PROC_LINE_MAX;
-                if (n == PROC_LINE_MAX && next_short < ncut_short && cut_short[next_short] == start) {
-                    next_short++;
-                    dropped = true;
-                }
-                if (dropped) /* on to the next */
-                    continue;
-                if (!reader_line_matches(r.l.line, s.bytes + start, n)) {
-                    bad = failed("a line of %zu bytes lost or changed; got '%.40s'", n, r.l.line);
-                    break;
-                }
-                break;
-            }
-        }
-        if (bad || fed == s.len)
-            break;
-        while (s.cuts[cut] <= fed) /* the last cut is the end of the stream */
-            cut++;
-        size_t room;
-        char *at = proc_lines_room(&r.l, &room);
-        if (room == 0 || at < r.l.buf || at + room > r.l.buf + sizeof r.l.buf) {
-            bad = failed("the reader offers %zu bytes of room outside its buffer", room);
-            break;
-        }
-        size_t n = s.cuts[cut] - fed;
-        if (n > room)
-            n = room;
-        memcpy(at, s.bytes + fed, n);
-        proc_lines_added(&r.l, n);
-        fed += n;
-        /* a read that ends a line of exactly PROC_LINE_MAX bytes just
-         * before its newline: the reader will drop it */
-        if (fed < s.len && s.bytes[fed] == '\n' && fed >= PROC_LINE_MAX
-            && (fed == PROC_LINE_MAX || s.bytes[fed - PROC_LINE_MAX - 1] == '\n')
-            && !memchr(s.bytes + fed - PROC_LINE_MAX, '\n', PROC_LINE_MAX)) {
-            if (ncut_short == sizeof cut_short / sizeof *cut_short) {
-                bad = "the model's list of cut lines is full";
-                break;
-            }
-            cut_short[ncut_short++] = fed - PROC_LINE_MAX;
-        }
-    }
-    /* every whole line under the limit that is left was lost */
-    while (!bad) {
-        uint8_t *nl = memchr(s.bytes + line_at, '\n', s.len - line_at);
-        if (!nl)
-            break;
-        size_t n = (size_t)(nl - (s.bytes + line_at));
-        bool dropped = n > PROC_LINE_MAX;
-        if (n == PROC_LINE_MAX && next_short < ncut_short && cut_short[next_short] == line_at) {
-            next_short++;
-            dropped = true;
-        }
-        if (!dropped)
-            bad = failed("a line of %zu bytes never given", n);
-        line_at += n + 1;
-    }
-    for (size_t i = 0; !bad && i < sizeof r.guard; i++)
-        if (r.guard[i] != 0x5a)
-            bad = "the reader wrote past its line buffer";
-    return bad;
 }
 
 /* ---- set-up ---- */

@@ -46,7 +46,7 @@ chmod +x "$WRAPPER"
 # ranks, and rank 0 collects the others' answers before each move.
 say "protocol tests against ${MPIRUN[*]} chuhan"
 if CHUHAN_TEST_SLOW=${CHUHAN_TEST_SLOW:-2} CHUHAN_BIN=$WRAPPER CHUHAN_DATA=tests/data \
-    "$TESTS" --groups=uci,ucci,cecp,limits >"$OUT/protocol.log" 2>&1; then
+    "$TESTS" --groups=uci,ucci,cecp,limits,searchlimits,cli >"$OUT/protocol.log" 2>&1; then
     say "protocol tests: $(grep -o '[0-9]* test(s) run' "$OUT/protocol.log" | tail -1), all passed"
 else
     grep -E '^\[  (FAILED|ERROR) ' "$OUT/protocol.log" | sed 's/^/    /'

@@ -1,0 +1,182 @@
+/* The command line: bad arguments refused with the usage, --help and
+ * --version, and the tools' outputs written only to new or regular files. */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "tests.h"
+
+/* ---- the command line ---- */
+
+/* Bad arguments: the usage on standard error, nothing on standard output,
+ * status 2, and nothing done (no book written). */
+static void test_cli_bad_arguments(void **state)
+{
+    (void)state;
+    static const char *const bad[] = {
+        "perft --suite tests/data/perft.txt --max-nodes -5",
+        "perft --suite tests/data/perft.txt --max-nodes",
+        "perft --suite tests/data/perft.txt --max-nodes x",
+        "perft --suite tests/data/perft.txt junk",
+        "perft --suite",
+        "perft 0",
+        "bench 3 --rule nope",
+        "bench --rule",
+        "bench 3 4",
+        "book build -o /tmp/chuhan-cli-test.book --min-score nan tests/data/ccpd-master-games.pgn.zst",
+        "book build -o /tmp/chuhan-cli-test.book --min-score 2 tests/data/ccpd-master-games.pgn.zst",
+        "book build -o /tmp/chuhan-cli-test.book --max-ply -1 tests/data/ccpd-master-games.pgn.zst",
+        "book build -o /tmp/chuhan-cli-test.book --min-score",
+        "book probe --book",
+        "perft 3 nofen",
+        "judge --rule nope startpos",
+        "judge --repeats x startpos",
+        "magics x",
+        "magics 1 2",
+        "pgn convert --to nope x",
+        "tune --nope",
+        "tune --epochs x y",
+        "match --games x",
+        "match --nope",
+        "smp 2 x",
+        "soak --games x",
+    };
+    char cmd[1024], out[4096];
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        unlink("/tmp/chuhan-cli-test.book");
+        snprintf(cmd, sizeof cmd, "{ %s %s 2>/dev/null; }", test_engine_path(), bad[i]);
+        int status = test_run(cmd, out, sizeof out);
+        if (status != 2 || out[0])
+            fail_msg("'%s': status %d, standard output '%.300s'", bad[i], status, out);
+        snprintf(cmd, sizeof cmd, "{ %s %s 2>&1 >/dev/null; }", test_engine_path(), bad[i]);
+        test_run(cmd, out, sizeof out);
+        if (!strstr(out, "usage: chuhan"))
+            fail_msg("'%s': no usage on standard error: '%.300s'", bad[i], out);
+        if (access("/tmp/chuhan-cli-test.book", F_OK) == 0)
+            fail_msg("'%s' wrote a book", bad[i]);
+    }
+}
+
+/* --help lists every command on standard output, status 0; --version
+ * names the release, the build's ARCH and the system. */
+static void test_cli_help_and_version(void **state)
+{
+    (void)state;
+    static const char *const commands[] = {"perft", "bench", "smp", "magics", "judge", "book", "pgn", "match", "tune",
+                                           "soak", "matebench", "analyze", "wdl", "eval", "datagen", "train", "--version"};
+    char cmd[1024], out[8192];
+    snprintf(cmd, sizeof cmd, "{ %s --help 2>/dev/null; }", test_engine_path());
+    assert_int_equal(test_run(cmd, out, sizeof out), 0);
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+        char want[64];
+        snprintf(want, sizeof want, "chuhan %s", commands[i]);
+        if (!strstr(out, want))
+            fail_msg("--help does not list '%s': '%.2000s'", want, out);
+    }
+    snprintf(cmd, sizeof cmd, "{ %s --version 2>/dev/null; }", test_engine_path());
+    assert_int_equal(test_run(cmd, out, sizeof out), 0);
+    if (strncmp(out, "Chuhan 0.", 9) || !strstr(out, ", Linux)\n"))
+        fail_msg("--version: '%s'", out);
+}
+
+/* The tools write only a new file or a regular one: a device, a FIFO, a
+ * directory or a symbolic link named as the output (book build, tune,
+ * datagen, train, analyze, match --pgn, the Debug Log File option) is refused with the reason and left as it
+ * was (book build -o /dev/null once replaced the device with a file). */
+static void test_outputs_only_regular_files(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/chuhan-out-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char fifo[128], link[128], target[128], sub[128], fresh[128], regular[128], cmd[2048], out[4096];
+    snprintf(fifo, sizeof fifo, "%s/fifo", dir);
+    snprintf(link, sizeof link, "%s/link", dir);
+    snprintf(target, sizeof target, "%s/target", dir);
+    snprintf(sub, sizeof sub, "%s/sub", dir);
+    snprintf(fresh, sizeof fresh, "%s/new.book", dir);
+    snprintf(regular, sizeof regular, "%s/old.book", dir);
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    FILE *f = fopen(target, "w");
+    assert_non_null(f);
+    fputs("keep\n", f);
+    fclose(f);
+    assert_int_equal(symlink(target, link), 0);
+    assert_int_equal(mkdir(sub, 0700), 0);
+    f = fopen(regular, "w");
+    assert_non_null(f);
+    fputs("old\n", f);
+    fclose(f);
+    const char *refused[] = {"/dev/null", fifo, link, sub};
+    const char *pgn = test_data_path("ccpd-master-games.pgn.zst");
+    for (size_t i = 0; i < 4; i++) {
+        static const char *const tools[] = {"book build --max-ply 2 -o %s %s", "tune --epochs 1 -o %s %s",
+                                            "datagen --positions 10 --threads 1 --out %s", "train --data %2$s --out %1$s"};
+        for (size_t t = 0; t < 4; t++) {
+            char args[600];
+            snprintf(args, sizeof args, tools[t], refused[i], pgn);
+            snprintf(cmd, sizeof cmd, "%s %s", test_engine_path(), args);
+            int status = test_run(cmd, out, sizeof out);
+            if (status == 0 || !strstr(out, "refused"))
+                fail_msg("'%s': status %d, '%.500s'", args, status, out);
+        }
+    }
+    /* analyze --output to a FIFO: refused */
+    snprintf(cmd, sizeof cmd, "%s analyze --depth 1 --output %s %s", test_engine_path(), fifo, pgn);
+    if (test_run(cmd, out, sizeof out) == 0 || !strstr(out, "refused"))
+        fail_msg("analyze --output to a FIFO: '%.500s'", out);
+    /* the Debug Log File option on a device, a FIFO, a link: refused with an info string */
+    snprintf(cmd, sizeof cmd,
+             "printf 'uci\nsetoption name Debug Log File value /dev/null\nsetoption name Debug Log File value %s\n"
+             "setoption name Debug Log File value %s\nisready\n' | %s",
+             fifo, link, test_engine_path());
+    test_run(cmd, out, sizeof out);
+    char *p = out;
+    for (int k = 0; k < 3; k++, p++)
+        if (!(p = strstr(p, "info string Debug Log File: ")) || !strstr(p, "refused"))
+            fail_msg("Debug Log File on a device, a FIFO or a link: not refused:\n%.1500s", out);
+    /* match --pgn to a link: refused before any game */
+    snprintf(cmd, sizeof cmd, "%s match --engine cmd=%s --engine cmd=%s --each depth=1 --games 2 --pgn %s",
+             test_engine_path(), test_engine_path(), test_engine_path(), link);
+    if (test_run(cmd, out, sizeof out) == 0 || !strstr(out, "refused"))
+        fail_msg("match --pgn to a symbolic link: '%.500s'", out);
+    /* each left as it was */
+    struct stat st;
+    assert_int_equal(stat("/dev/null", &st), 0);
+    assert_true(S_ISCHR(st.st_mode));
+    assert_int_equal(lstat(fifo, &st), 0);
+    assert_true(S_ISFIFO(st.st_mode));
+    assert_int_equal(lstat(link, &st), 0);
+    assert_true(S_ISLNK(st.st_mode));
+    assert_int_equal(lstat(sub, &st), 0);
+    assert_true(S_ISDIR(st.st_mode));
+    f = fopen(target, "r");
+    assert_non_null(f);
+    assert_non_null(fgets(out, sizeof out, f));
+    fclose(f);
+    assert_string_equal(out, "keep\n");
+    /* a new path and a regular file are written (the latter replaced whole) */
+    const char *good[] = {fresh, regular};
+    for (size_t i = 0; i < 2; i++) {
+        snprintf(cmd, sizeof cmd, "%s book build --max-ply 2 -o %s %s", test_engine_path(), good[i], pgn);
+        if (test_run(cmd, out, sizeof out) != 0)
+            fail_msg("book build -o %s: '%.500s'", good[i], out);
+        assert_int_equal(lstat(good[i], &st), 0);
+        assert_true(S_ISREG(st.st_mode) && st.st_size > 100);
+    }
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
+const struct CMUnitTest *cli_tests(size_t *count)
+{
+    static const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_cli_help_and_version),
+        cmocka_unit_test(test_cli_bad_arguments),
+        cmocka_unit_test(test_outputs_only_regular_files),
+    };
+    *count = sizeof tests / sizeof tests[0];
+    return tests;
+}
