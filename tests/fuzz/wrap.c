@@ -2,10 +2,13 @@
  * protocol input cost a fraction of a millisecond instead of several, with
  * the same behaviour as far as the input can tell.
  *
- * - The engine of each input gets a 1 MB hash table that stays mapped from
- *   one input to the next, and at most 2 search threads, whatever the
- *   options ask.  Sizes out of range still go to the real functions, for
- *   their error messages.
+ * - The engine of each input gets a 256 kB hash table that stays in place
+ *   from one input to the next, whatever Hash says (4,096 clusters: room
+ *   for more than the searches of one input store, see FUZZ_NODES; the
+ *   table's code is the same at any number of clusters; a quarter of the
+ *   smallest real table, a quarter of the clearing), and at most 2 search
+ *   threads, whatever the options ask.  Sizes out of range still go to the
+ *   real functions, for their error messages.
  * - The built-in book, read-only, is loaded once for all inputs.
  * - Every search stops after at most FUZZ_NODES nodes (on top of the
  *   limits the input gives): the front-ends, not the search, are what the
@@ -17,8 +20,14 @@
  * - The thread states (4.7 MB each) and the table are cleared only after a
  *   search has written to them (pool_start sets each thread's shared, and
  *   marks the table): clearing them was more than half of an execution,
- *   and many inputs do not search. */
+ *   and many inputs do not search.  A thread state is cleared by giving
+ *   its pages back (zero_pages), so that only those a search touches again
+ *   are zeroed, not all 1,237.
+ * - Big heap blocks and joined threads are kept for the next input (below).
+ * Each of these was found by profiling (perf) the fast build. */
+#include <stdint.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "book/book.h"
 #include "engine/engine.h"
@@ -65,6 +74,16 @@ void __wrap_pages_free(void *p, size_t bytes);
 
 /* ---- searches ---- */
 
+/* Zero a block of whole pages (pages_alloc's: a thread state) by giving its
+ * pages back: the next touch of each maps a zeroed page, so that only the
+ * pages a search wrote (a few dozen of a thread state's 1,237 after a short
+ * one) cost anything, where a memset wrote all of them. */
+static void zero_pages(void *p, size_t bytes)
+{
+    if (madvise(p, (bytes + 4095) & ~(size_t)4095, MADV_DONTNEED))
+        memset(p, 0, bytes);
+}
+
 #define FUZZ_NODES 100
 
 void __wrap_engine_go(Engine *e, const SearchLimits *limits)
@@ -75,17 +94,39 @@ void __wrap_engine_go(Engine *e, const SearchLimits *limits)
     __real_engine_go(e, &lim);
 }
 
+/* Zero bytes at p: the whole pages inside given back (zero_pages), the
+ * rest written. */
+static void zero_range(void *p, size_t bytes)
+{
+    char *start = p, *end = start + bytes;
+    char *first = (char *)(((uintptr_t)start + 4095) & ~(uintptr_t)4095);
+    char *last = (char *)((uintptr_t)end & ~(uintptr_t)4095);
+    if (last <= first) {
+        memset(start, 0, bytes);
+        return;
+    }
+    memset(start, 0, (size_t)(first - start));
+    zero_pages(first, (size_t)(last - first));
+    memset(last, 0, (size_t)(end - last));
+}
+
 /* A thread state that no search has touched since it was zeroed (pool_start
- * sets shared) has its histories clear already: a new game is cheap. */
+ * sets shared) has its histories clear already: a new game is cheap.  One
+ * that a search touched has the tables search_clear clears (search/search.c:
+ * the histories, 4.2 MB) zeroed page by page, as zero_pages does. */
 void __wrap_search_clear(SearchThread *th)
 {
-    if (th->shared)
-        __real_search_clear(th);
+    if (!th->shared)
+        return;
+    zero_range(&th->history, sizeof th->history);
+    zero_range(th->counter_moves, sizeof th->counter_moves);
+    zero_range(th->capture_history, sizeof th->capture_history);
+    zero_range(th->cont_history, sizeof th->cont_history);
 }
 
 /* ---- the hash table ---- */
 
-#define TABLE_BYTES (1u << 20)
+#define TABLE_BYTES (256u << 10)
 static TTCluster table[TABLE_BYTES / sizeof(TTCluster)] __attribute__((aligned(64)));
 static TT *owner;         /* the one engine using the table (one input at a time) */
 static bool table_dirty; /* a search may have stored entries since the last clear */
@@ -163,7 +204,7 @@ ThreadPool *__wrap_pool_new(int threads, char *err, size_t errlen)
     for (int i = 0; i < threads; i++) {
         SearchThread *th = pool_thread(pool, i);
         if (th->shared) {
-            memset(th, 0, sizeof *th);
+            zero_pages(th, sizeof *th);
             th->id = i;
         }
     }
@@ -240,7 +281,7 @@ void *__wrap_pages_alloc(size_t bytes, bool huge)
         if (kept[i].bytes == bytes) {
             void *p = kept[i].p;
             if (!kept[i].zero)
-                memset(p, 0, bytes);
+                zero_pages(p, bytes);
             kept[i] = kept[--nkept];
             return p;
         }
@@ -263,3 +304,277 @@ void __wrap_pages_free(void *p, size_t bytes)
     __real_pages_free(p, bytes);
 }
 #endif
+
+/* ---- big heap blocks (malloc, calloc, realloc, free) ----
+ * Each input allocates the same big blocks (the Engine, 700 KB; a
+ * front-end's line buffers, 256 KB each; scratch Positions, 350 KB).  From
+ * glibc they came either from the heap, calloc clearing all of them (a
+ * sixth of a UCCI execution), or from a new mapping each time (its pages
+ * faulted in, then unmapped).  Here a block from 128 kB up is a mapping of
+ * its own: calloc's a new one, whose pages come zero and are faulted in
+ * only where touched (the Engine: a few of its 172), unmapped when freed;
+ * malloc's is one freed earlier of the same size, kept mapped, its old
+ * contents left as malloc may.  Not under AddressSanitizer,
+ * whose allocator must see every block to find overflows and uses after
+ * free. */
+
+#ifndef FUZZ_ASAN
+#include <pthread.h>
+#include <stdint.h>
+#include <sys/mman.h>
+
+void *__real_malloc(size_t size);
+void *__wrap_malloc(size_t size);
+void *__real_calloc(size_t n, size_t size);
+void *__wrap_calloc(size_t n, size_t size);
+void *__real_realloc(void *p, size_t size);
+void *__wrap_realloc(void *p, size_t size);
+void __real_free(void *p);
+void __wrap_free(void *p);
+
+enum { BIG_MIN = 128 * 1024, BIG_LIVE = 64, BIG_KEPT = 16 };
+typedef struct {
+    void *p;
+    size_t bytes; /* as asked; the mapping is rounded up to pages */
+    bool zeroed;  /* calloc's: unmapped when freed, not kept */
+} BigBlock;
+static BigBlock live[BIG_LIVE], spare_blocks[BIG_KEPT];
+static int nlive, nspare_blocks;
+static pthread_mutex_t big_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static size_t big_map_size(size_t bytes) { return (bytes + 4095) & ~(size_t)4095; }
+
+/* A block of bytes (zero: a new mapping), recorded as live; NULL when there
+ * is no room to record it (the caller then asks glibc). */
+static void *big_alloc(size_t bytes, bool zero)
+{
+    void *p = NULL;
+    pthread_mutex_lock(&big_lock);
+    if (nlive < BIG_LIVE) {
+        for (int i = 0; !zero && i < nspare_blocks; i++)
+            if (spare_blocks[i].bytes == bytes) {
+                p = spare_blocks[i].p;
+                spare_blocks[i] = spare_blocks[--nspare_blocks];
+                break;
+            }
+        if (!p) {
+            p = mmap(NULL, big_map_size(bytes), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+            if (p == MAP_FAILED)
+                p = NULL;
+        }
+        if (p)
+            live[nlive++] = (BigBlock){p, bytes, zero};
+    }
+    pthread_mutex_unlock(&big_lock);
+    return p;
+}
+
+/* The size of a live big block, taken off the live list when take (0: not
+ * one of ours); *zeroed: calloc's. */
+static size_t big_find(void *p, bool take, bool *zeroed)
+{
+    size_t bytes = 0;
+    if (!p || (uintptr_t)p % 4096)
+        return 0; /* ours are page-aligned: a quick test */
+    pthread_mutex_lock(&big_lock);
+    for (int i = 0; i < nlive; i++)
+        if (live[i].p == p) {
+            bytes = live[i].bytes;
+            *zeroed = live[i].zeroed;
+            if (take)
+                live[i] = live[--nlive];
+            break;
+        }
+    pthread_mutex_unlock(&big_lock);
+    return bytes;
+}
+
+static void big_release(void *p, size_t bytes, bool zeroed)
+{
+    pthread_mutex_lock(&big_lock);
+    if (!zeroed && nspare_blocks < BIG_KEPT) {
+        spare_blocks[nspare_blocks++] = (BigBlock){p, bytes, false};
+        p = NULL;
+    }
+    pthread_mutex_unlock(&big_lock);
+    if (p)
+        munmap(p, big_map_size(bytes));
+}
+
+void *__wrap_malloc(size_t size)
+{
+    void *p = size >= BIG_MIN ? big_alloc(size, false) : NULL;
+    return p ? p : __real_malloc(size);
+}
+
+void *__wrap_calloc(size_t n, size_t size)
+{
+    size_t bytes;
+    void *p = NULL;
+    if (!__builtin_mul_overflow(n, size, &bytes) && bytes >= BIG_MIN)
+        p = big_alloc(bytes, true);
+    return p ? p : __real_calloc(n, size);
+}
+
+void __wrap_free(void *p)
+{
+    bool zeroed = false;
+    size_t bytes = big_find(p, true, &zeroed);
+    if (bytes)
+        big_release(p, bytes, zeroed);
+    else
+        __real_free(p);
+}
+
+void *__wrap_realloc(void *p, size_t size)
+{
+    bool zeroed = false;
+    size_t bytes = big_find(p, false, &zeroed);
+    if (!bytes)
+        return __real_realloc(p, size);
+    void *q = __wrap_malloc(size ? size : 1);
+    if (q) {
+        memcpy(q, p, bytes < size ? bytes : size);
+        __wrap_free(p);
+    }
+    return q;
+}
+#else
+void *__real_malloc(size_t size);
+void *__wrap_malloc(size_t size);
+void *__real_calloc(size_t n, size_t size);
+void *__wrap_calloc(size_t n, size_t size);
+void *__real_realloc(void *p, size_t size);
+void *__wrap_realloc(void *p, size_t size);
+void __real_free(void *p);
+void __wrap_free(void *p);
+void *__wrap_malloc(size_t size) { return __real_malloc(size); }
+void *__wrap_calloc(size_t n, size_t size) { return __real_calloc(n, size); }
+void *__wrap_realloc(void *p, size_t size) { return __real_realloc(p, size); }
+void __wrap_free(void *p) { __real_free(p); }
+#endif
+
+/* ---- threads (pthread_create, pthread_join) ----
+ * The xboard front-end starts a game thread for each session, a twentieth
+ * of an execution.  A thread that is joined is kept, asleep, and runs the
+ * next function it is given: created with a stack at least as big as any
+ * the engine asks for, it runs every function as a new thread would (no
+ * thread-local state in the engine).  Threads asked for with attributes it
+ * cannot honour (detached, a bigger stack) are real ones. */
+
+#include <pthread.h>
+
+int __real_pthread_create(pthread_t *t, const pthread_attr_t *attr, void *(*fn)(void *), void *arg);
+int __wrap_pthread_create(pthread_t *t, const pthread_attr_t *attr, void *(*fn)(void *), void *arg);
+int __real_pthread_join(pthread_t t, void **ret);
+int __wrap_pthread_join(pthread_t t, void **ret);
+
+enum { SPARES_MAX = 32 };
+#define SPARE_STACK (8u << 20) /* the search threads' (search/threads.c) */
+typedef struct {
+    pthread_t tid;
+    pthread_mutex_t lock;
+    pthread_cond_t cond;
+    void *(*fn)(void *);
+    void *arg, *ret;
+    int state; /* 0 asleep, 1 running fn, 2 fn returned, not yet joined */
+    bool taken; /* between a create and its join */
+} Spare;
+static Spare spares[SPARES_MAX];
+static int nspares;
+static pthread_mutex_t spares_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void *spare_main(void *arg)
+{
+    Spare *s = arg;
+    pthread_mutex_lock(&s->lock);
+    for (;;) {
+        while (s->state != 1)
+            pthread_cond_wait(&s->cond, &s->lock);
+        pthread_mutex_unlock(&s->lock);
+        void *ret = s->fn(s->arg);
+        pthread_mutex_lock(&s->lock);
+        s->ret = ret;
+        s->state = 2;
+        pthread_cond_broadcast(&s->cond);
+    }
+    return NULL;
+}
+
+/* An idle spare thread, taken; a new one if none is idle; NULL if none can
+ * be had. */
+static Spare *spare_take(void)
+{
+    Spare *s = NULL;
+    pthread_mutex_lock(&spares_lock);
+    for (int i = 0; i < nspares && !s; i++)
+        if (!spares[i].taken)
+            s = &spares[i];
+    if (!s && nspares < SPARES_MAX) {
+        Spare *n = &spares[nspares];
+        pthread_attr_t attr;
+        pthread_attr_init(&attr);
+        pthread_attr_setstacksize(&attr, SPARE_STACK);
+        pthread_mutex_init(&n->lock, NULL);
+        pthread_cond_init(&n->cond, NULL);
+        n->state = 0;
+        if (__real_pthread_create(&n->tid, &attr, spare_main, n) == 0) {
+            nspares++;
+            s = n;
+        } else {
+            pthread_mutex_destroy(&n->lock);
+            pthread_cond_destroy(&n->cond);
+        }
+        pthread_attr_destroy(&attr);
+    }
+    if (s)
+        s->taken = true;
+    pthread_mutex_unlock(&spares_lock);
+    return s;
+}
+
+int __wrap_pthread_create(pthread_t *t, const pthread_attr_t *attr, void *(*fn)(void *), void *arg)
+{
+    if (attr) {
+        int detach = PTHREAD_CREATE_JOINABLE;
+        size_t stack = 0;
+        pthread_attr_getdetachstate(attr, &detach);
+        pthread_attr_getstacksize(attr, &stack);
+        if (detach != PTHREAD_CREATE_JOINABLE || stack > SPARE_STACK)
+            return __real_pthread_create(t, attr, fn, arg);
+    }
+    Spare *s = spare_take();
+    if (!s)
+        return __real_pthread_create(t, attr, fn, arg);
+    pthread_mutex_lock(&s->lock);
+    s->fn = fn;
+    s->arg = arg;
+    s->state = 1;
+    pthread_cond_broadcast(&s->cond);
+    pthread_mutex_unlock(&s->lock);
+    *t = s->tid;
+    return 0;
+}
+
+int __wrap_pthread_join(pthread_t t, void **ret)
+{
+    Spare *s = NULL;
+    pthread_mutex_lock(&spares_lock);
+    for (int i = 0; i < nspares && !s; i++)
+        if (spares[i].taken && pthread_equal(spares[i].tid, t))
+            s = &spares[i];
+    pthread_mutex_unlock(&spares_lock);
+    if (!s)
+        return __real_pthread_join(t, ret);
+    pthread_mutex_lock(&s->lock);
+    while (s->state != 2)
+        pthread_cond_wait(&s->cond, &s->lock);
+    if (ret)
+        *ret = s->ret;
+    s->state = 0;
+    pthread_mutex_unlock(&s->lock);
+    pthread_mutex_lock(&spares_lock);
+    s->taken = false;
+    pthread_mutex_unlock(&spares_lock);
+    return 0;
+}
