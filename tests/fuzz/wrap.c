@@ -318,11 +318,6 @@ void __wrap_pages_free(void *p, size_t bytes)
  * whose allocator must see every block to find overflows and uses after
  * free. */
 
-#ifndef FUZZ_ASAN
-#include <pthread.h>
-#include <stdint.h>
-#include <sys/mman.h>
-
 void *__real_malloc(size_t size);
 void *__wrap_malloc(size_t size);
 void *__real_calloc(size_t n, size_t size);
@@ -331,6 +326,12 @@ void *__real_realloc(void *p, size_t size);
 void *__wrap_realloc(void *p, size_t size);
 void __real_free(void *p);
 void __wrap_free(void *p);
+
+#ifndef FUZZ_ASAN
+#include <pthread.h>
+#include <stdint.h>
+#include <sys/mman.h>
+
 
 enum { BIG_MIN = 128 * 1024, BIG_LIVE = 64, BIG_KEPT = 16 };
 typedef struct {
@@ -440,14 +441,6 @@ void *__wrap_realloc(void *p, size_t size)
     return q;
 }
 #else
-void *__real_malloc(size_t size);
-void *__wrap_malloc(size_t size);
-void *__real_calloc(size_t n, size_t size);
-void *__wrap_calloc(size_t n, size_t size);
-void *__real_realloc(void *p, size_t size);
-void *__wrap_realloc(void *p, size_t size);
-void __real_free(void *p);
-void __wrap_free(void *p);
 void *__wrap_malloc(size_t size) { return __real_malloc(size); }
 void *__wrap_calloc(size_t n, size_t size) { return __real_calloc(n, size); }
 void *__wrap_realloc(void *p, size_t size) { return __real_realloc(p, size); }
