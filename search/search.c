@@ -69,13 +69,17 @@ uint64_t search_nodes(const SearchShared *sh)
     return n;
 }
 
-void search_clear(SearchThread *th)
+void search_clear_with(SearchThread *th, void (*zero)(void *p, size_t bytes))
 {
-    memset(th->history, 0, sizeof th->history);
-    memset(th->counter_moves, 0, sizeof th->counter_moves);
-    memset(th->capture_history, 0, sizeof th->capture_history);
-    memset(th->cont_history, 0, sizeof th->cont_history);
+    zero(&th->history, sizeof th->history);
+    zero(th->counter_moves, sizeof th->counter_moves);
+    zero(th->capture_history, sizeof th->capture_history);
+    zero(th->cont_history, sizeof th->cont_history);
 }
+
+static void zero_bytes(void *p, size_t bytes) { memset(p, 0, bytes); }
+
+void search_clear(SearchThread *th) { search_clear_with(th, zero_bytes); }
 
 static inline int value_to_tt(int v, int ply)
 {

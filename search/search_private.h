@@ -95,6 +95,10 @@ static inline int max_int(int a, int b) { return a > b ? a : b; }
 
 /* Clear the histories (new game). */
 void search_clear(SearchThread *th);
+/* The same, each table zeroed by zero(p, bytes): the one list of what a new
+ * game clears, for a caller that zeroes memory its own way (the fuzz
+ * harness gives whole pages back). */
+void search_clear_with(SearchThread *th, void (*zero)(void *p, size_t bytes));
 /* Run the iterative deepening of one thread over th->pos; fills
  * th->root_moves.  Thread 0 also manages time. */
 void search_iterate(SearchThread *th);

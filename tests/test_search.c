@@ -13,6 +13,7 @@
 #include "engine/engine_private.h"
 #include "engine/util/clock.h"
 #include "eval/eval.h"
+#include "search/search_private.h"
 #include "search/tt.h"
 #include "search_util.h"
 #include "tests.h"
@@ -442,6 +443,40 @@ static void test_tt_kept_entry_takes_the_new_move(void **state)
     tt_free(&tt);
 }
 
+/* search_clear and search_clear_with (the fuzz harness's way) clear the
+ * same tables, all of them, and nothing else. */
+static size_t zeroed_bytes;
+static void zero_and_count(void *p, size_t bytes)
+{
+    memset(p, 0, bytes);
+    zeroed_bytes += bytes;
+}
+
+static void test_search_clear_lists_every_history_once(void **state)
+{
+    (void)state;
+    SearchThread *a = malloc(sizeof *a), *b = malloc(sizeof *b);
+    assert_non_null(a);
+    assert_non_null(b);
+    memset(a, 0xA5, sizeof *a);
+    memset(b, 0xA5, sizeof *b);
+    search_clear(a);
+    zeroed_bytes = 0;
+    search_clear_with(b, zero_and_count);
+    assert_memory_equal(a, b, sizeof *a);
+    size_t tables = sizeof a->history + sizeof a->counter_moves + sizeof a->capture_history + sizeof a->cont_history;
+    assert_int_equal(zeroed_bytes, tables);
+    /* every byte of the four tables is zero, and those are all the zeroes */
+    size_t zeros = 0;
+    for (size_t i = 0; i < sizeof *a; i++)
+        zeros += ((const unsigned char *)a)[i] == 0;
+    assert_int_equal(zeros, tables);
+    assert_int_equal(a->history[0][0], 0);
+    assert_int_equal(a->cont_history[PIECE_NB - 1][SQUARE_NB - 1][0][0], 0);
+    free(a);
+    free(b);
+}
+
 /* ---- several threads (Lazy SMP) ---- */
 
 static void test_threads_search_and_stop(void **state)
@@ -567,6 +602,7 @@ const struct CMUnitTest *search_tests(size_t *count)
         cmocka_unit_test(test_no_table_values_near_the_sixty_move_limit),
         cmocka_unit_test(test_tt_depth_does_not_wrap),
         cmocka_unit_test(test_tt_kept_entry_takes_the_new_move),
+        cmocka_unit_test(test_search_clear_lists_every_history_once),
         cmocka_unit_test(test_threads_search_and_stop),
         cmocka_unit_test(test_threads_and_hash_change_between_searches),
     };

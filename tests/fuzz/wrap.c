@@ -59,7 +59,6 @@ void __real_pool_start(ThreadPool *pool, TT *tt, const Position *root, const Sea
                        const SearchSettings *settings, const SearchReport *report);
 void __wrap_pool_start(ThreadPool *pool, TT *tt, const Position *root, const SearchLimits *limits,
                        const SearchSettings *settings, const SearchReport *report);
-void __real_search_clear(SearchThread *th);
 void __wrap_search_clear(SearchThread *th);
 void __real_engine_go(Engine *e, const SearchLimits *limits);
 void __wrap_engine_go(Engine *e, const SearchLimits *limits);
@@ -112,16 +111,13 @@ static void zero_range(void *p, size_t bytes)
 
 /* A thread state that no search has touched since it was zeroed (pool_start
  * sets shared) has its histories clear already: a new game is cheap.  One
- * that a search touched has the tables search_clear clears (search/search.c:
- * the histories, 4.2 MB) zeroed page by page, as zero_pages does. */
+ * that a search touched has the tables search_clear clears (the histories,
+ * 4.2 MB) zeroed page by page, as zero_pages does. */
 void __wrap_search_clear(SearchThread *th)
 {
     if (!th->shared)
         return;
-    zero_range(&th->history, sizeof th->history);
-    zero_range(th->counter_moves, sizeof th->counter_moves);
-    zero_range(th->capture_history, sizeof th->capture_history);
-    zero_range(th->cont_history, sizeof th->cont_history);
+    search_clear_with(th, zero_range);
 }
 
 /* ---- the hash table ---- */
