@@ -24,8 +24,31 @@
 #
 # A crash is reproduced with BUILD/fuzz-T FILE; once fixed, copy FILE to
 # tests/fuzz/regress/T/ so that every run (and the test suite) replays it.
+#
+# Every binary runs in a scratch folder of its own (removed after it), with
+# the paths it is given made absolute: a protocol input may name a file to
+# write (the Debug Log File option), and millions of them would otherwise
+# litter the working tree.
 set -u
 cd "$(dirname "$0")/../.."
+root=$(pwd)
+
+# $1 as an absolute path (from the repository root).
+abs() {
+    case "$1" in
+    /*) printf '%s\n' "$1" ;;
+    *) printf '%s\n' "$root/$1" ;;
+    esac
+}
+
+# Run "$@" in a new scratch folder, then remove it; the command's status.
+in_scratch() {
+    scratch=$(mktemp -d "${TMPDIR:-/tmp}/chuhan-fuzz.XXXXXX") || return 1
+    (cd "$scratch" && "$@")
+    rc=$?
+    rm -rf "$scratch"
+    return $rc
+}
 
 mode=${1:-}
 [ -n "$mode" ] && shift
@@ -40,7 +63,7 @@ default_build() {
 # are the soak's part.
 flags() {
     dict=""
-    [ -f "tests/fuzz/$1.dict" ] && dict="-dict=tests/fuzz/$1.dict"
+    [ -f "tests/fuzz/$1.dict" ] && dict="-dict=$root/tests/fuzz/$1.dict"
     mkdir -p "$2/corpus/$1" "$2/artifacts"
     case "$1" in
     uci | ucci | cecp) max=1024 ;;
@@ -52,7 +75,7 @@ flags() {
 # The committed input folders of target $1 that exist (git keeps no empty one).
 inputs_dirs() {
     for d in "tests/fuzz/corpus/$1" "tests/fuzz/regress/$1"; do
-        [ -d "$d" ] && printf '%s\n' "$d"
+        [ -d "$d" ] && printf '%s\n' "$root/$d"
     done
 }
 
@@ -62,7 +85,7 @@ export UBSAN_OPTIONS="${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}"
 
 case "$mode" in
 smoke)
-    build=$1
+    build=$(abs "$1")
     seconds=$2
     shift 2
     total=0
@@ -73,9 +96,10 @@ smoke)
         f=$(flags "$t" "$build")
         # the committed inputs once each
         inputs=$(find $(inputs_dirs "$t") -type f | sort)
+        before=$(ls -A "$root")
         if [ -n "$inputs" ]; then
             # shellcheck disable=SC2086
-            if ! "$bin" $f $inputs >"$log" 2>&1; then
+            if ! in_scratch "$bin" $f $inputs >"$log" 2>&1; then
                 tail -n 40 "$log"
                 echo "fuzz-smoke: $t: a committed input fails (log: $log)" >&2
                 exit 1
@@ -83,9 +107,15 @@ smoke)
         fi
         # then fuzzing, from the seeds and what earlier runs found
         # shellcheck disable=SC2086
-        if ! "$bin" $f -max_total_time="$seconds" "$build/corpus/$t" $(inputs_dirs "$t") >"$log" 2>&1; then
+        if ! in_scratch "$bin" $f -max_total_time="$seconds" "$build/corpus/$t" $(inputs_dirs "$t") >"$log" 2>&1; then
             tail -n 60 "$log"
             echo "fuzz-smoke: $t: FAILED (log: $log; the input is in $build/artifacts/)" >&2
+            exit 1
+        fi
+        # (a seed of the uci target sets a Debug Log File by a relative name)
+        if [ "$(ls -A "$root")" != "$before" ]; then
+            echo "fuzz-smoke: $t wrote into the working tree:" >&2
+            ls -A "$root" | grep -vxF "$before" >&2
             exit 1
         fi
         runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
@@ -97,24 +127,28 @@ smoke)
 long)
     t=${1:?target}
     runs=${2:-10000000}
-    build=${3:-$(default_build)}
+    build=$(abs "${3:-$(default_build)}")
     [ $# -ge 3 ] && shift 3 || shift $#
     bin="$build/fuzz-$t"
     [ -x "$bin" ] || { echo "fuzz: $bin missing (make fuzz)" >&2; exit 1; }
     f=$(flags "$t" "$build")
     # shellcheck disable=SC2086
-    exec "$bin" $f -runs="$runs" "$@" "$build/corpus/$t" $(inputs_dirs "$t")
+    in_scratch "$bin" $f -runs="$runs" "$@" "$build/corpus/$t" $(inputs_dirs "$t")
     ;;
 replay)
     t=${1:?target}
-    build=${2:?build}
+    build=$(abs "${2:?build}")
     shift 2
     bin="$build/fuzz-$t"
     [ -x "$bin" ] || { echo "fuzz: $bin missing (make fuzz)" >&2; exit 1; }
     f=$(flags "$t" "$build")
+    dirs=""
+    for d in "$@"; do
+        dirs="$dirs $(abs "$d")"
+    done
     # -runs=0: the inputs once each, nothing new; the folders are not written
     # shellcheck disable=SC2086
-    exec "$bin" $f -runs=0 "$@"
+    in_scratch "$bin" $f -runs=0 $dirs
     ;;
 campaign)
     fast=${1:?fast build}
