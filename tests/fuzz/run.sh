@@ -15,8 +15,8 @@
 #       corpus of a long run in a fast build (make fuzz FUZZ_SANITIZE=
 #       undefined FUZZ_OPT=-O2 BUILD_TAG=fast) replayed by the default
 #       AddressSanitizer + UndefinedBehaviorSanitizer build.
-#   tests/fuzz/run.sh campaign FAST CHECK RUNS JOBS TARGET...
-#       `make fuzz-long`: each target long in build FAST for RUNS
+#   tests/fuzz/run.sh campaign FAST CHECK RUNS JOBS TARGET[=BUILD]...
+#       `make fuzz-long`: each target long in build FAST (or BUILD) for RUNS
 #       executions, JOBS at a time, each job on a core of its own (logs:
 #       FAST/long-T.log), then its corpus
 #       replayed by build CHECK (FAST/replay-T.log); a table of executions,
@@ -70,6 +70,14 @@ flags() {
     *) max=4096 ;;
     esac
     echo "-timeout=10 -rss_limit_mb=2560 -max_len=$max -print_final_stats=1 -artifact_prefix=$2/artifacts/$1- $dict"
+}
+
+# The build of a campaign's TARGET[=BUILD] $1: BUILD, else $2.
+build_of() {
+    case "$1" in
+    *=*) printf '%s\n' "${1#*=}" ;;
+    *) printf '%s\n' "$2" ;;
+    esac
 }
 
 # The committed input folders of target $1 that exist (git keeps no empty one).
@@ -156,8 +164,9 @@ campaign)
     runs=${3:?runs}
     jobs=${4:?jobs}
     shift 4
-    for t in "$@"; do
-        for b in "$fast" "$check"; do
+    for spec in "$@"; do
+        t=${spec%%=*}
+        for b in "$(build_of "$spec" "$fast")" "$check"; do
             [ -x "$b/fuzz-$t" ] || { echo "fuzz: $b/fuzz-$t missing (make fuzz)" >&2; exit 1; }
         done
     done
@@ -174,13 +183,15 @@ campaign)
         [ "$jobs" -le "$ncpu" ] && command -v taskset >/dev/null 2>&1 && pin="taskset -c $k"
         (
             i=0
-            for t in "$@"; do
+            for spec in "$@"; do
+                t=${spec%%=*}
                 if [ $((i % jobs)) = "$k" ]; then
                     start=$(date +%s)
-                    $pin sh tests/fuzz/run.sh long "$t" "$runs" "$fast" >"$fast/long-$t.log" 2>&1
+                    b=$(build_of "$spec" "$fast")
+                    $pin sh tests/fuzz/run.sh long "$t" "$runs" "$b" >"$fast/long-$t.log" 2>&1
                     rc=$?
                     end=$(date +%s)
-                    $pin sh tests/fuzz/run.sh replay "$t" "$check" "$fast/corpus/$t" >"$fast/replay-$t.log" 2>&1
+                    $pin sh tests/fuzz/run.sh replay "$t" "$check" "$b/corpus/$t" >"$fast/replay-$t.log" 2>&1
                     echo "$rc $? $((end - start))" >"$fast/long-$t.status"
                     echo "fuzz-long: $t done (run status $rc, $((end - start)) s)"
                 fi
@@ -192,10 +203,11 @@ campaign)
     wait
     fail=0
     printf '%-6s %12s %8s %8s %8s %8s  %s\n' target executions seconds exec/s corpus replayed result
-    for t in "$@"; do
+    for spec in "$@"; do
+        t=${spec%%=*}
         read -r rc replay secs <"$fast/long-$t.status" || { rc=1; replay=1; secs=0; }
         n=$(sed -n 's/^stat::number_of_executed_units: *//p' "$fast/long-$t.log")
-        corpus=$(find "$fast/corpus/$t" -type f | wc -l)
+        corpus=$(find "$(build_of "$spec" "$fast")/corpus/$t" -type f | wc -l)
         replayed=$(sed -n 's/^stat::number_of_executed_units: *//p' "$fast/replay-$t.log")
         result=""
         [ "$rc" = 0 ] || result="run FAILED (see $fast/long-$t.log, inputs in $fast/artifacts/)"
