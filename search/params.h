@@ -41,4 +41,8 @@
 
 #define QS_DELTA_MARGIN 180  /* quiescence delta pruning */
 
+#define CORR_GRAIN 256        /* correction history: entries in 1/256 cp */
+#define CORR_WEIGHT_SCALE 1024 /* a new result weighs min(depth^2 + 2 depth + 1, 128) of this */
+#define CORR_MAX (64 * CORR_GRAIN) /* at most 64 cp per table */
+
 #endif

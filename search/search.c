@@ -75,6 +75,7 @@ void search_clear_with(SearchThread *th, void (*zero)(void *p, size_t bytes))
     zero(th->counter_moves, sizeof th->counter_moves);
     zero(th->capture_history, sizeof th->capture_history);
     zero(th->cont_history, sizeof th->cont_history);
+    zero(&th->corr, sizeof th->corr);
 }
 
 static void zero_bytes(void *p, size_t bytes) { memset(p, 0, bytes); }
@@ -293,7 +294,8 @@ static int qsearch(SearchThread *th, Stack *ss, int alpha, int beta, int depth, 
         best_value = static_eval = -VALUE_INFINITE;
     } else {
         raw_eval = tt_hit && tte.eval != VALUE_NONE ? tte.eval : static_evaluation(th);
-        best_value = static_eval = damped(raw_eval, pos, sh);
+        CorrKeys ck = corr_keys(pos);
+        best_value = static_eval = corr_apply(&th->corr, pos->side, &ck, damped(raw_eval, pos, sh));
         if (tt_value != VALUE_NONE && (tte.bound & (tt_value > best_value ? TT_BOUND_LOWER : TT_BOUND_UPPER)))
             best_value = tt_value;
         /* Stand pat: the side to move need not capture. */
@@ -418,14 +420,18 @@ static int search(SearchThread *th, Stack *ss, int alpha, int beta, int depth, b
         return tt_value;
     }
 
-    /* Step 4. Static evaluation. */
-    int static_eval, eval, raw_eval = VALUE_NONE;
+    /* Step 4. Static evaluation, corrected by what searches of like
+     * positions found. */
+    int static_eval, eval, raw_eval = VALUE_NONE, uncorrected = VALUE_NONE;
+    CorrKeys ck = {0, {0, 0}};
     bool improving = false;
     if (in_check) {
         static_eval = eval = ss->static_eval = VALUE_NONE;
     } else {
         raw_eval = tt_hit && tte.eval != VALUE_NONE ? tte.eval : static_evaluation(th);
-        ss->static_eval = eval = static_eval = damped(raw_eval, pos, sh);
+        ck = corr_keys(pos);
+        uncorrected = damped(raw_eval, pos, sh);
+        ss->static_eval = eval = static_eval = corr_apply(&th->corr, pos->side, &ck, uncorrected);
         if (tt_value != VALUE_NONE && (tte.bound & (tt_value > eval ? TT_BOUND_LOWER : TT_BOUND_UPPER)))
             eval = tt_value;
         if (!tt_hit && !excluded)
@@ -665,7 +671,15 @@ static int search(SearchThread *th, Stack *ss, int alpha, int beta, int depth, b
         }
     }
 
-    /* Step 15. Remember the result. */
+    /* Step 15. Teach the correction history how far the evaluation was
+     * off, when the result says so: not a capture's gain, not a bound on
+     * the wrong side of the evaluation, not a decided score. */
+    if (!in_check && !excluded && !(best_move && pos_is_capture(pos, best_move))
+        && abs(best_value) < VALUE_RULE_IN_MAX_PLY && !(best_value >= beta && best_value <= static_eval)
+        && !(!best_move && best_value >= static_eval))
+        corr_update(&th->corr, pos->side, &ck, best_value - uncorrected, depth);
+
+    /* Step 16. Remember the result. */
     if (excluded)
         ; /* a search without one move says nothing the table may keep */
     else if (path_dependent(best_value))

@@ -9,6 +9,7 @@
 #include "search.h"
 #include "threads.h"
 #include "timeman.h"
+#include "corr.h"
 #include "tt.h"
 
 /* ---- scores ---- */
@@ -85,6 +86,7 @@ typedef struct SearchThread {
     Move counter_moves[PIECE_NB][SQUARE_NB];
     int16_t capture_history[PIECE_NB][SQUARE_NB][PIECE_TYPE_NB];
     ContHist cont_history[PIECE_NB][SQUARE_NB]; /* [0][0]: after a null move or at the root */
+    CorrHist corr; /* how far the evaluation missed, by pawns and pieces */
     Stack stack[MAX_PLY + 10];
     Move pv_table[MAX_PLY + 2][MAX_PLY + 2];
     NnueStack nnue; /* follows pos from the root when the net evaluates */

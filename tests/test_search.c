@@ -464,17 +464,81 @@ static void test_search_clear_lists_every_history_once(void **state)
     zeroed_bytes = 0;
     search_clear_with(b, zero_and_count);
     assert_memory_equal(a, b, sizeof *a);
-    size_t tables = sizeof a->history + sizeof a->counter_moves + sizeof a->capture_history + sizeof a->cont_history;
+    size_t tables = sizeof a->history + sizeof a->counter_moves + sizeof a->capture_history + sizeof a->cont_history
+                  + sizeof a->corr;
     assert_int_equal(zeroed_bytes, tables);
-    /* every byte of the four tables is zero, and those are all the zeroes */
+    /* every byte of the five tables is zero, and those are all the zeroes */
     size_t zeros = 0;
     for (size_t i = 0; i < sizeof *a; i++)
         zeros += ((const unsigned char *)a)[i] == 0;
     assert_int_equal(zeros, tables);
     assert_int_equal(a->history[0][0], 0);
     assert_int_equal(a->cont_history[PIECE_NB - 1][SQUARE_NB - 1][0][0], 0);
+    assert_int_equal(a->corr.nonpawn[BLACK][BLACK][CORR_SIZE - 1], 0);
     free(a);
     free(b);
+}
+
+/* ---- correction history ---- */
+
+static CorrKeys keys_of(const char *fen)
+{
+    Position pos;
+    char err[128];
+    assert_true(pos_set_fen(&pos, fen, err, sizeof err));
+    return corr_keys(&pos);
+}
+
+/* The pawn key follows the pawns alone, each side's piece key that side's
+ * other pieces alone. */
+static void test_corr_keys_follow_their_pieces(void **state)
+{
+    (void)state;
+    CorrKeys start = keys_of(START_FEN);
+    /* a red cannon moved: red's piece key changes, the others do not */
+    CorrKeys cannon = keys_of("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1");
+    assert_int_equal(cannon.pawn, start.pawn);
+    assert_int_not_equal(cannon.nonpawn[RED], start.nonpawn[RED]);
+    assert_int_equal(cannon.nonpawn[BLACK], start.nonpawn[BLACK]);
+    /* a black pawn moved: the pawn key changes, neither piece key */
+    CorrKeys pawn = keys_of("rnbakabnr/9/1c5c1/p1p3p1p/4p4/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 2");
+    assert_int_not_equal(pawn.pawn, start.pawn);
+    assert_int_equal(pawn.nonpawn[RED], start.nonpawn[RED]);
+    assert_int_equal(pawn.nonpawn[BLACK], start.nonpawn[BLACK]);
+    /* mirrored sets of pieces are not one entry: each side's key is its own */
+    assert_int_not_equal(start.nonpawn[RED], start.nonpawn[BLACK]);
+}
+
+/* Repeated results pull the evaluation of like positions towards them, for
+ * the side to move that saw them only, and never by more than the cap. */
+static void test_corr_moves_the_evaluation_within_bounds(void **state)
+{
+    (void)state;
+    CorrHist *ch = calloc(1, sizeof *ch);
+    assert_non_null(ch);
+    CorrKeys k = keys_of(START_FEN);
+    assert_int_equal(corr_apply(ch, RED, &k, 100), 100);
+    for (int i = 0; i < 200; i++)
+        corr_update(ch, RED, &k, 40, 10);
+    int moved = corr_apply(ch, RED, &k, 100);
+    assert_in_range(moved, 138, 140); /* 40 cp off, learnt to within the rounding */
+    assert_int_equal(corr_apply(ch, BLACK, &k, 100), 100);
+    /* a shallow result moves it less than a deep one */
+    CorrHist *deep = malloc(sizeof *deep);
+    assert_non_null(deep);
+    memcpy(deep, ch, sizeof *ch);
+    corr_update(ch, RED, &k, -200, 3);
+    corr_update(deep, RED, &k, -200, 12);
+    int after_shallow = corr_apply(ch, RED, &k, 100), after_deep = corr_apply(deep, RED, &k, 100);
+    assert_true(after_deep < after_shallow && after_shallow < moved);
+    /* far off results saturate at CORR_MAX a table */
+    for (int i = 0; i < 200; i++)
+        corr_update(ch, RED, &k, -5000, 20);
+    assert_int_equal(corr_apply(ch, RED, &k, 0), -CORR_MAX / CORR_GRAIN);
+    /* the corrected value stays within the evaluation's range */
+    assert_int_equal(corr_apply(ch, RED, &k, -EVAL_MAX + 10), -EVAL_MAX);
+    free(ch);
+    free(deep);
 }
 
 /* ---- several threads (Lazy SMP) ---- */
@@ -603,6 +667,8 @@ const struct CMUnitTest *search_tests(size_t *count)
         cmocka_unit_test(test_tt_depth_does_not_wrap),
         cmocka_unit_test(test_tt_kept_entry_takes_the_new_move),
         cmocka_unit_test(test_search_clear_lists_every_history_once),
+        cmocka_unit_test(test_corr_keys_follow_their_pieces),
+        cmocka_unit_test(test_corr_moves_the_evaluation_within_bounds),
         cmocka_unit_test(test_threads_search_and_stop),
         cmocka_unit_test(test_threads_and_hash_change_between_searches),
     };
