@@ -6,10 +6,10 @@
 #include <pthread.h>
 #include <stdatomic.h>
 
+#include "corr.h"
 #include "search.h"
 #include "threads.h"
 #include "timeman.h"
-#include "corr.h"
 #include "tt.h"
 
 /* ---- scores ---- */
