@@ -8,6 +8,9 @@
 #   make perft-full       every depth of every perft reference position
 #   make test-gui         XBoard under Xvfb plays Chuhan against itself; the game is checked
 #   make install PREFIX=/usr/local
+#   make TUNE=1           the tuning build: the search's tunables as UCI options, for tuning
+#                         (build/CONFIG-tune/chuhan; ./chuhan is left alone)
+#   make test-tune        the tuning build's own tests (its options, the setter, a search they change)
 #   make MPI=1            the same ./chuhan against Open MPI, for clusters: mpirun -np N chuhan
 #                         (installs libopenmpi-dev/openmpi-bin if missing)
 #   make test-mpi         the MPI build under mpirun -np 2: protocol tests, a match, dead ranks
@@ -15,7 +18,7 @@
 #                         built from Debian's source package: tests/windows/zstd.sh)
 #   make test-windows     chuhan.exe under Wine: protocol pipe tests, bench nodes = Linux's
 #   make dist             release archives in build/dist: Linux and Windows, portable and BMI2
-# Options: ARCH=native|x86-64|x86-64-popcnt|x86-64-bmi2  PEXT=auto|0|1  MPI=0|1  TARGET=linux|windows
+# Options: ARCH=native|x86-64|x86-64-popcnt|x86-64-bmi2  PEXT=auto|0|1  MPI=0|1  TUNE=0|1  TARGET=linux|windows
 #          SANITIZE=address,undefined|thread  DEBUG=1  WERROR=0  CC=clang  BUILD_TAG=name
 
 ARCH     ?= native
@@ -26,6 +29,7 @@ WERROR   ?= 1
 PREFIX   ?= /usr/local
 CC       ?= cc
 MPI      ?= 0
+TUNE     ?= 0
 TARGET   ?= linux
 
 # TARGET=windows: the same sources cross-compiled by Debian's MinGW-w64
@@ -93,6 +97,13 @@ endif
 ifeq ($(USE_PEXT),1)
   CFLAGS_BASE += -DUSE_PEXT -mbmi2
 endif
+# TUNE=1: the search's tunables (search/params.h) become variables that UCI
+# options set, for tuning by matches; the normal build compiles them in.
+ifeq ($(TUNE),1)
+  CFLAGS_BASE += -DCHUHAN_TUNE
+else ifneq ($(TUNE),0)
+  $(error TUNE must be 0 or 1, not '$(TUNE)')
+endif
 
 # Windows: C99 printf (%zu, %lld) from MinGW's own stdio, and the POSIX
 # gmtime_r; the format checks, which take printf for Microsoft's, are the
@@ -126,7 +137,7 @@ else
 endif
 
 # One build folder per configuration, so sanitizer and release objects never mix.
-CONFIG := $(notdir $(firstword $(CC)))-$(ARCH)$(if $(filter 1,$(USE_PEXT)),-pext)$(if $(filter 1,$(MPI)),-mpi)$(if $(SANITIZE),-$(subst $(comma),-,$(SANITIZE)))$(if $(filter 1,$(DEBUG)),-debug)
+CONFIG := $(notdir $(firstword $(CC)))-$(ARCH)$(if $(filter 1,$(USE_PEXT)),-pext)$(if $(filter 1,$(MPI)),-mpi)$(if $(SANITIZE),-$(subst $(comma),-,$(SANITIZE)))$(if $(filter 1,$(DEBUG)),-debug)$(if $(filter 1,$(TUNE)),-tune)
 # BUILD_TAG=name keeps a separate build folder (and leaves ./chuhan alone),
 # for several builds of one tree at once.
 BUILD_TAG ?=
@@ -148,7 +159,7 @@ TESTS := $(BUILD)/chuhan-tests
 .DEFAULT_GOAL := all
 
 all: deps $(ENGINE)
-ifeq ($(SANITIZE)$(BUILD_TAG),)
+ifeq ($(SANITIZE)$(BUILD_TAG)$(filter 1,$(TUNE)),)
 	@cp $(ENGINE) chuhan$(EXE)
 endif
 
@@ -393,4 +404,16 @@ $(FUZZ_BUILD)/fuzz-%: tests/fuzz/libfuzzer.c $(FUZZ_OBJS)
 # The test suite replays the seeds and regression inputs (tests/test_fuzz.c).
 $(TESTS): $(FUZZ_TARGET_SRCS:%.c=$(BUILD)/%.o)
 -include $(FUZZ_OBJS:.o=.d) $(FUZZ_TARGET_SRCS:%.c=$(BUILD)/%.d)
+# ------------------------------------------------------------------------------
+
+# ---- The tuning build (make TUNE=1) ----------------------------------------------
+# `make test-tune`: the tuning build (in its own folder; ./chuhan is left
+# alone) and its tests: the tunables listed as options and set by them,
+# refused out of range, a search that they change (tests/test_tunables.c,
+# whose tuning-build half only that build compiles).
+TUNE_BUILD := build/$(CONFIG)$(if $(filter 1,$(TUNE)),,-tune)$(if $(BUILD_TAG),-$(BUILD_TAG))
+.PHONY: test-tune
+test-tune:
+	@$(MAKE) --no-print-directory TUNE=1 $(TUNE_BUILD)/chuhan $(TUNE_BUILD)/chuhan-tests
+	CHUHAN_BIN=$(TUNE_BUILD)/chuhan CHUHAN_DATA=tests/data $(TUNE_BUILD)/chuhan-tests --groups=tunables
 # ------------------------------------------------------------------------------

@@ -3,6 +3,7 @@
  * searches through its cluster (cluster.h). */
 #include "engine.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,7 @@
 #include "engine_private.h"
 #include "skill.h"
 #include "search/threads.h"
+#include "search/tunables.h"
 
 enum {
     O_THREADS,
@@ -94,21 +96,59 @@ struct Engine {
     DebugLog log; /* the protocol's lines, when Debug Log File names a file */
 };
 
-int engine_option_count(void) { return O_NB; }
-const OptionInfo *engine_option(int i) { return i >= 0 && i < O_NB ? &OPTIONS[i] : NULL; }
+/* The search's tunables (search/tunables.h) follow the options above as
+ * spin options, index O_NB + t for tunable t: only a tuning build (make
+ * TUNE=1) has any.  Their values are the search's own, process-wide, not
+ * the engine's. */
+#ifdef CHUHAN_TUNE
+/* Tuning build only: written once under pthread_once, read-only after. */
+static OptionInfo TuneOptions[TUNABLES_MAX];
+static int tune_option_count;
+static pthread_once_t tune_options_once = PTHREAD_ONCE_INIT;
+
+static void tune_options_build(void)
+{
+    int n = tunables_count(); /* at most TUNABLES_MAX (search/tunables.c checks) */
+    for (int t = 0; t < n; t++) {
+        const TunableInfo *ti = tunables_info(t);
+        TuneOptions[t] = (OptionInfo){ti->name, OPT_SPIN, ti->def_text, ti->min, ti->max, {NULL}};
+    }
+    tune_option_count = n;
+}
+
+static int tune_options(void)
+{
+    pthread_once(&tune_options_once, tune_options_build);
+    return tune_option_count;
+}
+
+static const OptionInfo *tune_option(int t) { return t >= 0 && t < tune_options() ? &TuneOptions[t] : NULL; }
+#else
+/* The normal build: no option more than OPTIONS. */
+static int tune_options(void) { return 0; }
+static const OptionInfo *tune_option(int t)
+{
+    (void)t;
+    return NULL;
+}
+#endif
+
+int engine_option_count(void) { return O_NB + tune_options(); }
+const OptionInfo *engine_option(int i) { return i >= 0 && i < O_NB ? &OPTIONS[i] : tune_option(i - O_NB); }
 
 static int option_index(const char *name)
 {
     for (int i = 0; i < O_NB; i++)
         if (!strcasecmp(OPTIONS[i].name, name))
             return i;
-    return -1;
+    int t = tune_options() ? tunables_find(name) : -1;
+    return t < 0 ? -1 : O_NB + t;
 }
 
 const OptionInfo *engine_find_option(const char *name)
 {
     int i = option_index(name);
-    return i < 0 ? NULL : &OPTIONS[i];
+    return i < 0 ? NULL : engine_option(i);
 }
 
 Engine *engine_new(const EngineCallbacks *cb, char *err, size_t errlen)
@@ -211,6 +251,24 @@ static bool load_book(Engine *e, char *err, size_t errlen)
     return true;
 }
 
+/* A search tunable (a tuning build's): between searches only, since the
+ * search reads it without a lock. */
+static bool set_tunable(Engine *e, const OptionInfo *o, const char *value, char *err, size_t errlen)
+{
+    long v;
+    if (!value || !num_parse(value, o->min, o->max, &v)) {
+        snprintf(err, errlen, "%s must be a whole number from %ld to %ld, not '%s'", o->name, o->min, o->max,
+                 value ? value : "");
+        return false;
+    }
+    if (engine_thinking(e)) {
+        snprintf(err, errlen, "%s cannot change during a search; send it after bestmove", o->name);
+        return false;
+    }
+    engine_wait(e);
+    return tunables_set(o->name, v, err, errlen);
+}
+
 static bool set_option(Engine *e, const char *name, const char *value, char *err, size_t errlen)
 {
     int i = option_index(name);
@@ -218,6 +276,8 @@ static bool set_option(Engine *e, const char *name, const char *value, char *err
         snprintf(err, errlen, "unknown option '%s'", name);
         return false;
     }
+    if (i >= O_NB)
+        return set_tunable(e, engine_option(i), value, err, errlen);
     const OptionInfo *o = &OPTIONS[i];
     long v = 0;
     switch (o->type) {
@@ -305,7 +365,7 @@ bool engine_set_option(Engine *e, const char *name, const char *value, char *err
         return false;
     if (option_index(name) == O_DEBUG_LOG)
         return true; /* the log is this process's own */
-    cluster_option(e->cluster, OPTIONS[option_index(name)].name, value);
+    cluster_option(e->cluster, engine_option(option_index(name))->name, value);
     return true;
 }
 
@@ -314,7 +374,9 @@ const char *engine_get_option(Engine *e, const char *name, char *buf, size_t len
     int i = option_index(name);
     if (i < 0)
         return NULL;
-    if (OPTIONS[i].type == OPT_CHECK)
+    if (i >= O_NB)
+        snprintf(buf, len, "%d", tunables_value(i - O_NB));
+    else if (OPTIONS[i].type == OPT_CHECK)
         snprintf(buf, len, "%s", e->value[i] ? "true" : "false");
     else if (OPTIONS[i].type == OPT_SPIN)
         snprintf(buf, len, "%ld", e->value[i]);

@@ -36,6 +36,7 @@ const struct CMUnitTest *nnue_file_tests(size_t *count);
 const struct CMUnitTest *nnue_train_tests(size_t *count);
 const struct CMUnitTest *analyze_tests(size_t *count);
 const struct CMUnitTest *skill_tests(size_t *count);
+const struct CMUnitTest *tunables_tests(size_t *count);
 
 /* Where the test data lives (tests/data, or $CHUHAN_DATA). */
 const char *test_data_path(const char *name);
