@@ -8,7 +8,7 @@
 #   make perft-full       every depth of every perft reference position
 #   make test-gui         XBoard under Xvfb plays Chuhan against itself; the game is checked
 #   make install PREFIX=/usr/local
-#   make TUNE=1           the tuning build: the search's tunables as UCI options, for tuning
+#   make TUNE=1           the tuning build: the search's tunables as UCI options, for chuhan spsa
 #                         (build/CONFIG-tune/chuhan; ./chuhan is left alone)
 #   make test-tune        the tuning build's own tests (its options, the setter, a search they change)
 #   make MPI=1            the same ./chuhan against Open MPI, for clusters: mpirun -np N chuhan
@@ -98,7 +98,7 @@ ifeq ($(USE_PEXT),1)
   CFLAGS_BASE += -DUSE_PEXT -mbmi2
 endif
 # TUNE=1: the search's tunables (search/params.h) become variables that UCI
-# options set, for tuning by matches; the normal build compiles them in.
+# options set, for SPSA (chuhan spsa); the normal build compiles them in.
 ifeq ($(TUNE),1)
   CFLAGS_BASE += -DCHUHAN_TUNE
 else ifneq ($(TUNE),0)
@@ -406,14 +406,14 @@ $(TESTS): $(FUZZ_TARGET_SRCS:%.c=$(BUILD)/%.o)
 -include $(FUZZ_OBJS:.o=.d) $(FUZZ_TARGET_SRCS:%.c=$(BUILD)/%.d)
 # ------------------------------------------------------------------------------
 
-# ---- The tuning build (make TUNE=1) ----------------------------------------------
+# ---- The tuning build (make TUNE=1, chuhan spsa) ---------------------------------
 # `make test-tune`: the tuning build (in its own folder; ./chuhan is left
 # alone) and its tests: the tunables listed as options and set by them,
 # refused out of range, a search that they change (tests/test_tunables.c,
-# whose tuning-build half only that build compiles).
+# whose tuning-build half only that build compiles), and the SPSA driver.
 TUNE_BUILD := build/$(CONFIG)$(if $(filter 1,$(TUNE)),,-tune)$(if $(BUILD_TAG),-$(BUILD_TAG))
 .PHONY: test-tune
 test-tune:
 	@$(MAKE) --no-print-directory TUNE=1 $(TUNE_BUILD)/chuhan $(TUNE_BUILD)/chuhan-tests
-	CHUHAN_BIN=$(TUNE_BUILD)/chuhan CHUHAN_DATA=tests/data $(TUNE_BUILD)/chuhan-tests --groups=tunables
+	CHUHAN_BIN=$(TUNE_BUILD)/chuhan CHUHAN_DATA=tests/data $(TUNE_BUILD)/chuhan-tests --groups=tunables,spsa
 # ------------------------------------------------------------------------------

@@ -16,6 +16,7 @@
 #include "bench/perft.h"
 #include "bench/smp.h"
 #include "bench/soak.h"
+#include "bench/spsa.h"
 #include "bench/wdl.h"
 #include "book/book.h"
 #include "cluster.h"
@@ -44,6 +45,8 @@ static const char USAGE[] =
     "       chuhan match --engine cmd=CMD [name=N] [proto=uci|ucci] [option.X=V] --engine ... --each tc=..|movetime=..|depth=..|nodes=.. --games N [...]\n"
     "                                   play engines against each other under the xiangqi rules (--help for all options)\n"
     "       chuhan tune [options] FILE...   fit the evaluation weights to game results (--help for the options)\n"
+    "       chuhan spsa --engine cmd=CMD --each nodes=N --iterations N [...]   SPSA tuning of the search's\n"
+    "                                   tunables by matches, in a tuning build (make TUNE=1; --help for all)\n"
     "       chuhan analyze [--time MS|--depth D|--nodes N] [--threads T] [--multipv K] [--graph DIR] FILE...\n"
     "                                   annotated PGN: scores, ?! ? ?? by expected score lost, better moves\n"
     "       chuhan wdl [--games N] [--nodes N] [--svg FILE] FILE...   fit the WDL model to game results\n"
@@ -54,8 +57,8 @@ static const char USAGE[] =
     "       chuhan train --data FILE... --out NET [...]  train a net (--help for the options)\n"
     "       chuhan --version            the version and build (ARCH, system)\n"
     "       chuhan --help               this list\n"
-    "Each command without its arguments (or with --help) shows its own usage.  On Windows, match and soak\n"
-    "are not available (they start engines as child processes: use the Linux build).\n";
+    "Each command without its arguments (or with --help) shows its own usage.  On Windows, match, soak and\n"
+    "spsa are not available (they start engines as child processes: use the Linux build).\n";
 
 static int usage(void)
 {
@@ -73,7 +76,7 @@ static const struct {
     {"pgn", pgn_cli, false},     {"match", match_cli, true},  {"tune", tune_cli, false},
     {"soak", soak_cli, false},   {"matebench", matebench_cli, false}, {"datagen", datagen_cli, true},
     {"eval", nnue_eval_cli, false}, {"train", nnue_train_cli, false},
-    {"analyze", analyze_cli, false}, {"wdl", wdl_cli, false},
+    {"analyze", analyze_cli, false}, {"wdl", wdl_cli, false},   {"spsa", spsa_cli, false},
 };
 
 /* Serve the protocol the first non-empty line names: ucci, xboard, or UCI,

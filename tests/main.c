@@ -81,7 +81,8 @@ int main(int argc, char **argv)
                  {"nnuetrain", nnue_train_tests},
                  {"analyze", analyze_tests},
                  {"skill", skill_tests},
-                 {"tunables", tunables_tests}};
+                 {"tunables", tunables_tests},
+                 {"spsa", spsa_tests}};
     /* chuhan-tests [--groups=uci,ucci,...] [FILTER]: those groups only
      * (make test-mpi runs the protocol groups against mpirun), the tests
      * whose names match FILTER (e.g. "test_perft*"). */
