@@ -410,10 +410,15 @@ $(TESTS): $(FUZZ_TARGET_SRCS:%.c=$(BUILD)/%.o)
 # `make test-tune`: the tuning build (in its own folder; ./chuhan is left
 # alone) and its tests: the tunables listed as options and set by them,
 # refused out of range, a search that they change (tests/test_tunables.c,
-# whose tuning-build half only that build compiles), and the SPSA driver.
+# whose tuning-build half only that build compiles), and the SPSA driver;
+# then its bench, which at the defaults must be the normal build's.
 TUNE_BUILD := build/$(CONFIG)$(if $(filter 1,$(TUNE)),,-tune)$(if $(BUILD_TAG),-$(BUILD_TAG))
 .PHONY: test-tune
 test-tune:
 	@$(MAKE) --no-print-directory TUNE=1 $(TUNE_BUILD)/chuhan $(TUNE_BUILD)/chuhan-tests
 	CHUHAN_BIN=$(TUNE_BUILD)/chuhan CHUHAN_DATA=tests/data $(TUNE_BUILD)/chuhan-tests --groups=tunables,spsa
+	@want=$$(sed -n 's/^#define BENCH_NODES \([0-9]*\).*/\1/p' bench/bench.h); \
+	got=$$($(TUNE_BUILD)/chuhan bench 2>&1 | sed -n 's/^Nodes searched *: *//p'); \
+	if [ "$$got" = "$$want" ]; then echo "test-tune: at its defaults the tuning build's bench is $$got, the normal one's"; \
+	else echo "test-tune: the tuning build's bench is '$$got', not BENCH_NODES $$want"; exit 1; fi
 # ------------------------------------------------------------------------------
