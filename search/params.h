@@ -37,6 +37,8 @@
     X(SE_MIN_DEPTH, 8, 4, 14, 1)             /* singular extensions: shallowest */    \
     X(SE_TT_DEPTH_MARGIN, 3, 1, 6, 1)        /* the TT entry this much shallower */   \
     X(SE_BETA_PER_DEPTH, 2, 1, 6, 1)         /* singular margin, cp per ply */        \
+    X(SE_DOUBLE_MARGIN, 20, 0, 80, 4)        /* this far below it: two plies */       \
+    X(SE_DOUBLE_MAX, 6, 0, 16, 1)            /* double extensions on one path, most */ \
     X(LMR_BASE_X100, 80, 0, 200, 10)         /* reductions: base + log d log m / div */ \
     X(LMR_DIV_X100, 230, 100, 400, 15)                                                \
     X(LMR_HISTORY_DIV, 8000, 2000, 20000, 600) /* one ply less per this much history */ \

@@ -539,11 +539,15 @@ static int search(SearchThread *th, Stack *ss, int alpha, int beta, int depth, b
 
         /* Step 10. Extensions.  Singular: when the TT move beats every
          * other move by a margin in a shallow search without it, it is
-         * the only good move here and deserves a deeper look.  Check: a
-         * sound check may change everything; but a checking TT move that
-         * the singular test found not singular gets no check extension
-         * either (extending it lost 46 +/- 17 Elo over 1208 games,
-         * bench/RESULTS.md). */
+         * the only good move here and deserves a deeper look; two plies
+         * deeper outside the PV when it beats them by far (a few times on
+         * a path at most, or the search would never end).  When other
+         * moves come within the margin, the TT move is not alone: one ply
+         * less where its value already beats beta or the node is expected
+         * to cut anyway.  Check: a sound check may change everything;
+         * but a checking TT move that the singular test found not
+         * singular gets no check extension either (extending it lost
+         * 46 +/- 17 Elo over 1208 games, bench/RESULTS.md). */
         int extension = 0;
         if (!root && move == tt_move && !excluded && depth >= SE_MIN_DEPTH && tt_value != VALUE_NONE
             && abs(tt_value) < VALUE_RULE_IN_MAX_PLY && (tte.bound & TT_BOUND_LOWER)
@@ -555,13 +559,17 @@ static int search(SearchThread *th, Stack *ss, int alpha, int beta, int depth, b
             if (stopped(th))
                 return 0;
             if (v < singular_beta)
-                extension = 1;
+                extension = 1 + (!pv_node && v < singular_beta - SE_DOUBLE_MARGIN
+                                 && ss->double_extensions < SE_DOUBLE_MAX);
             else if (singular_beta >= beta)
                 return singular_beta; /* several moves beat beta: cut */
+            else if (tt_value >= beta || cut_node)
+                extension = -1; /* other moves are good too: this one needs less */
         } else if (gives_check && ply < 2 * th->root_depth && (depth <= 4 || pos_see_ge(pos, move, 0))) {
             extension = 1;
         }
         new_depth += extension;
+        (ss + 1)->double_extensions = ss->double_extensions + (extension >= 2);
 
         ss->current_move = move;
         ss->moved_piece = moved_piece;

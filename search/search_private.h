@@ -65,6 +65,7 @@ typedef struct {
     ContHist *cont_hist; /* the table for the move made at this ply */
     Move excluded;       /* singular-extension search: the move left out */
     int static_eval;
+    int double_extensions; /* on the path to this ply */
     Move killers[2];
 } Stack;
 
