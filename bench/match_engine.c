@@ -105,9 +105,8 @@ static int expect_word(MatchEngine *e, const char *word, int64_t deadline, bool 
 }
 
 /* sh -c CMD, or sh -c "cd 'DIR' && CMD" with the quotes of DIR escaped. */
-static bool spawn(MatchEngine *e, char *err, size_t errlen)
+bool me_spawn(const EngineSpec *s, Proc *proc, char *err, size_t errlen)
 {
-    const EngineSpec *s = e->spec;
     size_t cap = strlen(s->cmd) + 4 * strlen(s->dir) + 16;
     char *shell_cmd = malloc(cap);
     if (!shell_cmd)
@@ -123,10 +122,17 @@ static bool spawn(MatchEngine *e, char *err, size_t errlen)
     snprintf(shell_cmd + n, cap - n, "%s", s->cmd);
     const char *argv[] = {"/bin/sh", "-c", shell_cmd, NULL};
     char why[256];
-    bool ok = proc_start(&e->proc, argv, why, sizeof why);
+    bool ok = proc_start(proc, argv, why, sizeof why);
     free(shell_cmd);
     if (!ok)
         return err_set(err, errlen, "cannot start '%s': %s", s->cmd, why);
+    return true;
+}
+
+static bool spawn(MatchEngine *e, char *err, size_t errlen)
+{
+    if (!me_spawn(e->spec, &e->proc, err, errlen))
+        return false;
     e->running = true;
     return true;
 }

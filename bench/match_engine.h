@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "engine/util/proc.h"
+
 #define ME_MAX_OPTIONS 32
 
 typedef enum { PROTO_UCI, PROTO_UCCI } MatchProto;
@@ -74,6 +76,10 @@ void me_free(MatchEngine *e);
 /* Start the process and do the handshake: uci/uciok (ucci/ucciok), the
  * options, isready/readyok.  False with the reason (the process killed). */
 bool me_start(MatchEngine *e, char *err, size_t errlen);
+/* Only the process, started as me_start starts it (in the spec's dir, by
+ * /bin/sh -c), for a caller that speaks to it itself: false with the
+ * reason. */
+bool me_spawn(const EngineSpec *spec, Proc *proc, char *err, size_t errlen);
 bool me_running(const MatchEngine *e);
 /* A new game: ucinewgame (UCI), then isready/readyok.  False if the engine
  * does not answer (it is then killed). */

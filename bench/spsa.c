@@ -319,20 +319,9 @@ static bool read_start(const char *path, const TunableInfo *t, int n, double *va
 static bool check_engine(const EngineSpec *spec, const TunableInfo *t, const SpsaConfig *cfg, char *err,
                          size_t errlen)
 {
-    char cmd[sizeof spec->cmd + 4 * sizeof spec->dir + 16];
-    size_t n = 0;
-    if (spec->dir[0]) {
-        n += (size_t)snprintf(cmd, sizeof cmd, "cd '");
-        for (const char *p = spec->dir; *p; p++)
-            n += (size_t)snprintf(cmd + n, sizeof cmd - n, *p == '\'' ? "'\\''" : "%c", *p);
-        n += (size_t)snprintf(cmd + n, sizeof cmd - n, "' && ");
-    }
-    snprintf(cmd + n, sizeof cmd - n, "%s", spec->cmd);
-    const char *argv[] = {"/bin/sh", "-c", cmd, NULL};
     Proc proc = {0};
-    char why[256];
-    if (!proc_start(&proc, argv, why, sizeof why))
-        return err_set(err, errlen, "cannot start '%s': %s", spec->cmd, why);
+    if (!me_spawn(spec, &proc, err, errlen))
+        return false;
     bool listed[SPSA_MAX_PARAMS] = {false}, ok = false;
     int64_t deadline = now_ms() + spec->limits.timeout_ms;
     /* an engine that writes before reading (or exits) may have refused the
