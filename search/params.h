@@ -1,5 +1,6 @@
 /* Search tunables, by name.  Each is used in one numbered step of
- * search/search.c; the comment there says why the step is there.
+ * search/search.c (the aspiration window: search/iterate.c); the comment
+ * there says why the step is there.
  *
  * The ones worth tuning are in SEARCH_TUNABLES, one line each:
  * X(NAME, default, min, max, step), step being the SPSA perturbation (about

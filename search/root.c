@@ -1,7 +1,7 @@
 /* The root moves of one thread's search: the legal moves (those of
  * searchmoves), kept in order of their scores, their lines reported, and
  * the thread whose best move the pool plays.  The iterative deepening that
- * scores them is in search.c. */
+ * scores them is in iterate.c. */
 #include "search_private.h"
 
 #include <string.h>

@@ -96,6 +96,16 @@ typedef struct SearchThread {
 static inline int min_int(int a, int b) { return a < b ? a : b; }
 static inline int max_int(int a, int b) { return a > b ? a : b; }
 
+/* The search was told to stop (time, nodes, "stop"): unwind. */
+static inline bool search_stopped(const SearchThread *th)
+{
+    return atomic_load_explicit(&th->shared->stop, memory_order_relaxed);
+}
+
+/* Search the root of th->pos to depth in the window (alpha, beta) with
+ * search() (search.c), the root's stack and line set up by search_iterate. */
+int search_root(SearchThread *th, int alpha, int beta, int depth);
+
 /* Clear the histories (new game). */
 void search_clear(SearchThread *th);
 /* The same, each table zeroed by zero(p, bytes): the one list of what a new
@@ -103,7 +113,7 @@ void search_clear(SearchThread *th);
  * harness gives whole pages back). */
 void search_clear_with(SearchThread *th, void (*zero)(void *p, size_t bytes));
 /* Run the iterative deepening of one thread over th->pos; fills
- * th->root_moves.  Thread 0 also manages time. */
+ * th->root_moves.  Thread 0 also manages time (iterate.c). */
 void search_iterate(SearchThread *th);
 /* Total nodes of all threads of a search. */
 uint64_t search_nodes(const SearchShared *sh);
