@@ -1,9 +1,9 @@
 /* The search's tunables (search/tunables.h).  The normal build has none:
  * no list, every set refused, the engine's options as they were.  The
  * tuning build (make TUNE=1; make test-tune runs this group there) lists
- * them as UCI spin options, refuses unknown names and values out of range,
- * and a set changes what the search does, the defaults giving back the
- * search of the normal build. */
+ * them as UCI spin options (and to xboard and UCCI), refuses unknown names
+ * and values out of range, and a set changes what the search does, the
+ * defaults giving back the search of the normal build. */
 #include <stdio.h>
 #include <string.h>
 
@@ -133,6 +133,36 @@ static void test_tunables_refused(void **state)
     engine_free(e);
 }
 
+/* The other front-ends reach the tunables too: xboard lists them as
+ * features and sets them by `option`, UCCI by the UCI form of setoption,
+ * each refusing a value out of range with the range. */
+static void test_tunables_other_protocols(void **state)
+{
+    (void)state;
+    char cmd[1024], out[16384];
+    snprintf(cmd, sizeof cmd, "printf 'xboard\\nprotover 2\\noption RFP_MARGIN=161\\nquit\\n' | %s",
+             test_engine_path());
+    assert_int_equal(test_run(cmd, out, sizeof out), 0);
+    assert_non_null(strstr(out, "feature option=\"RFP_MARGIN -spin 85 40 160\"\n"));
+    for (int i = 0; i < tunables_count(); i++) {
+        const TunableInfo *t = tunables_info(i);
+        char want[128];
+        snprintf(want, sizeof want, "feature option=\"%s -spin %d %d %d\"\n", t->name, t->def, t->min, t->max);
+        if (!strstr(out, want))
+            fail_msg("xboard features without %s", want);
+    }
+    assert_non_null(strstr(out, "Error (bad value): option RFP_MARGIN=161\n"));
+    assert_non_null(strstr(out, "RFP_MARGIN must be a whole number from 40 to 160, not '161'"));
+    snprintf(cmd, sizeof cmd,
+             "printf 'ucci\\nsetoption name RFP_MARGIN value 161\\n"
+             "setoption name RFP_MARGIN value 90\\nquit\\n' | %s",
+             test_engine_path());
+    assert_int_equal(test_run(cmd, out, sizeof out), 0);
+    assert_int_equal(count_lines(out, "info message setoption"), 1);
+    assert_non_null(
+        strstr(out, "info message setoption RFP_MARGIN: RFP_MARGIN must be a whole number from 40 to 160, not '161'\n"));
+}
+
 /* A set changes the search; the defaults give back its node count. */
 static void test_tunables_change_search(void **state)
 {
@@ -168,6 +198,7 @@ const struct CMUnitTest *tunables_tests(size_t *count)
         cmocka_unit_test(test_tunables_listed),
         cmocka_unit_test(test_tunables_refused),
         cmocka_unit_test(test_tunables_change_search),
+        cmocka_unit_test(test_tunables_other_protocols),
 #endif
     };
     *count = sizeof tests / sizeof tests[0];
