@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "engine/board/types.h"
 #include "engine/util/clock.h"
@@ -84,8 +85,111 @@ static int read_line(MatchEngine *e, int64_t deadline)
     return r;
 }
 
-/* Read lines until one starts with word (as a whole word); 1, 0 on timeout, -1 if gone. */
-static int expect_word(MatchEngine *e, const char *word, int64_t deadline, bool *saw_millisec)
+/* ---- the options an engine lists ---- */
+
+/* What the handshake's option lines said ("option name N type T ..." in
+ * UCI, "option N type T ..." in UCCI): the spec's options are checked
+ * against them before they are sent, since an engine answers a setoption
+ * it does not take with at most an info line, and a match of an engine
+ * that silently kept its defaults measures the wrong thing. */
+#define LISTED_MAX 160
+typedef struct {
+    int n;
+    struct {
+        char name[64], type[8];
+        long min, max;
+        bool has_min, has_max;
+    } o[LISTED_MAX];
+} Listed;
+
+/* The number after " word " in text, if there is one. */
+static bool listed_number(const char *text, const char *word, long *out)
+{
+    char key[16];
+    snprintf(key, sizeof key, " %s ", word);
+    const char *p = strstr(text, key);
+    if (!p)
+        return false;
+    char num[32];
+    if (sscanf(p + strlen(key), "%31s", num) != 1)
+        return false;
+    return num_parse(num, -2147483647L - 1, 2147483647L, out);
+}
+
+/* l: a line that starts with "option". */
+static void listed_add(Listed *ls, const char *l)
+{
+    if (ls->n >= LISTED_MAX)
+        return;
+    const char *name = l + 6, *end, *type;
+    while (*name == ' ')
+        name++;
+    if (!strncmp(name, "name ", 5)) {
+        for (name += 5; *name == ' ';)
+            name++;
+        type = strstr(name, " type ");
+        end = type ? type : name + strlen(name);
+    } else {
+        end = name + strcspn(name, " ");
+        type = strstr(end, " type ");
+    }
+    while (end > name && end[-1] == ' ')
+        end--;
+    size_t len = (size_t)(end - name);
+    if (!len || len >= sizeof ls->o[0].name)
+        return;
+    memset(&ls->o[ls->n], 0, sizeof ls->o[0]);
+    memcpy(ls->o[ls->n].name, name, len);
+    if (type) {
+        sscanf(type + 6, "%7s", ls->o[ls->n].type);
+        ls->o[ls->n].has_min = listed_number(type, "min", &ls->o[ls->n].min);
+        ls->o[ls->n].has_max = listed_number(type, "max", &ls->o[ls->n].max);
+    }
+    ls->n++;
+}
+
+static int listed_find(const Listed *ls, const char *name)
+{
+    for (int k = 0; k < ls->n; k++)
+        if (!strcasecmp(ls->o[k].name, name))
+            return k;
+    return -1;
+}
+
+/* Each option of the spec is one the engine listed, with a value of its
+ * type: a whole number within a spin's range, true or false for a check. */
+static bool check_options(const MatchEngine *e, const Listed *ls, char *err, size_t errlen)
+{
+    const EngineSpec *s = e->spec;
+    for (int i = 0; i < s->noptions; i++) {
+        const char *name = s->options[i].name, *v = s->options[i].value;
+        int k = listed_find(ls, name);
+        if (k < 0) {
+            char names[200] = "";
+            size_t n = 0;
+            for (int j = 0; j < ls->n && n < sizeof names; j++)
+                n += (size_t)snprintf(names + n, sizeof names - n, "%s%s", j ? ", " : "", ls->o[j].name);
+            if (n >= sizeof names)
+                memcpy(names + sizeof names - 4, "...", 4);
+            return err_set(err, errlen, "the engine lists no option '%s' (its options: %s)", name,
+                           ls->n ? names : "none");
+        }
+        const char *type = ls->o[k].type;
+        long x;
+        if (!strcasecmp(type, "spin")
+            && !num_parse(v, ls->o[k].has_min ? ls->o[k].min : -2147483647L - 1,
+                          ls->o[k].has_max ? ls->o[k].max : 2147483647L, &x))
+            return err_set(err, errlen, "option %s=%s: the engine takes a whole number from %ld to %ld", name, v,
+                           ls->o[k].min, ls->o[k].max);
+        if (!strcasecmp(type, "check") && strcasecmp(v, "true") && strcasecmp(v, "false"))
+            return err_set(err, errlen, "option %s=%s: the engine takes true or false", name, v);
+    }
+    return true;
+}
+
+/* Read lines until one starts with word (as a whole word); 1, 0 on timeout,
+ * -1 if gone.  The option lines on the way go to ls, if given. */
+static int expect_word(MatchEngine *e, const char *word, int64_t deadline, Listed *ls)
 {
     size_t k = strlen(word);
     for (;;) {
@@ -97,8 +201,8 @@ static int expect_word(MatchEngine *e, const char *word, int64_t deadline, bool 
         const char *l = e->proc.out.line;
         while (*l == ' ')
             l++;
-        if (saw_millisec && !strncmp(l, "option", 6) && strstr(l, "usemillisec"))
-            *saw_millisec = true;
+        if (ls && !strncmp(l, "option", 6) && (l[6] == ' ' || l[6] == 0))
+            listed_add(ls, l);
         if (!strncmp(l, word, k) && (l[k] == 0 || l[k] == ' '))
             return 1;
     }
@@ -157,19 +261,31 @@ bool me_start(MatchEngine *e, char *err, size_t errlen)
     int64_t deadline = now_ms() + s->limits.timeout_ms;
     int r;
     e->millisec = false;
-    if (s->proto == PROTO_UCCI) {
-        bool ms = false;
-        if (!send_line(e, "ucci") || (r = expect_word(e, "ucciok", deadline, &ms)) <= 0)
-            return handshake_fail(e, e->running ? 0 : -1, "ucciok", err, errlen);
-        if (ms) {
+    Listed *ls = malloc(sizeof *ls);
+    if (!ls) {
+        me_kill(e);
+        return err_set(err, errlen, "out of memory");
+    }
+    ls->n = 0;
+    bool ucci = s->proto == PROTO_UCCI;
+    r = send_line(e, ucci ? "ucci" : "uci") ? expect_word(e, ucci ? "ucciok" : "uciok", deadline, ls) : -1;
+    bool options_ok = r > 0 && check_options(e, ls, err, errlen);
+    int usemillisec = listed_find(ls, "usemillisec");
+    free(ls);
+    if (r <= 0)
+        return handshake_fail(e, e->running ? 0 : -1, ucci ? "ucciok" : "uciok", err, errlen);
+    if (!options_ok) {
+        me_kill(e);
+        return false;
+    }
+    if (ucci) {
+        if (usemillisec >= 0) {
             e->millisec = true;
             send_line(e, "setoption usemillisec true");
         }
         for (int i = 0; i < s->noptions; i++)
             send_line(e, "setoption %s %s", s->options[i].name, s->options[i].value);
     } else {
-        if (!send_line(e, "uci") || (r = expect_word(e, "uciok", deadline, NULL)) <= 0)
-            return handshake_fail(e, e->running ? 0 : -1, "uciok", err, errlen);
         for (int i = 0; i < s->noptions; i++)
             send_line(e, "setoption name %s value %s", s->options[i].name, s->options[i].value);
     }

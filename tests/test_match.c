@@ -452,6 +452,73 @@ static void test_match_no_handshake(void **state)
     assert_false(match_run(&cfg, &res, err, sizeof err));
 }
 
+/* The options given are checked against those the engine lists before a
+ * game: an engine that ignored a setoption it does not take would play
+ * the whole match with its defaults.  Names are case-insensitive and may
+ * have spaces (UCI); a spin takes a whole number in its range, a check
+ * true or false.  A match that passes plays. */
+static void test_match_options_checked(void **state)
+{
+    (void)state;
+    static MatchConfig cfg;
+    static MatchResult res;
+    write_script("opts.sh", "#!/bin/sh\n"
+                            "while IFS= read -r line; do\n"
+                            "  case \"$line\" in\n"
+                            "    uci) echo 'id name Opts'; echo 'option name Move Overhead type spin default 30 min 0 max 5000';\n"
+                            "      echo 'option name Flag type check default false'; echo uciok;;\n"
+                            "    ucci) echo 'option hashsize type spin min 0 max 1024 default 16'; echo ucciok;;\n"
+                            "    isready) echo readyok;;\n"
+                            "    quit) exit 0;;\n"
+                            "  esac\n"
+                            "done\n");
+    static const struct {
+        bool ucci;
+        const char *name, *value, *want;
+    } bad[] = {
+        {false, "Nope", "1", "lists no option 'Nope' (its options: Move Overhead, Flag)"},
+        {false, "Move", "10", "lists no option 'Move'"},
+        {false, "Move Overhead", "5001", "option Move Overhead=5001: the engine takes a whole number from 0 to 5000"},
+        {false, "move overhead", "-1", "a whole number from 0 to 5000"},
+        {false, "Move Overhead", "10ms", "a whole number from 0 to 5000"},
+        {false, "Flag", "yes", "option Flag=yes: the engine takes true or false"},
+        {true, "hashsize", "2048", "option hashsize=2048: the engine takes a whole number from 0 to 1024"},
+        {true, "Hash", "16", "lists no option 'Hash' (its options: hashsize)"},
+    };
+    char err[512];
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        match_config_default(&cfg);
+        cfg.nengines = 0;
+        chuhan(&cfg, "Chuhan", 1);
+        engine(&cfg, tmp_path("opts.sh"), "Opts");
+        EngineSpec *e = &cfg.engines[1];
+        e->proto = bad[i].ucci ? PROTO_UCCI : PROTO_UCI;
+        e->limits.depth = 1;
+        e->noptions = 2;
+        snprintf(e->options[0].name, sizeof e->options[0].name, "%s", bad[i].ucci ? "hashsize" : "flag");
+        snprintf(e->options[0].value, sizeof e->options[0].value, "%s", bad[i].ucci ? "64" : "TRUE");
+        snprintf(e->options[1].name, sizeof e->options[1].name, "%s", bad[i].name);
+        snprintf(e->options[1].value, sizeof e->options[1].value, "%s", bad[i].value);
+        cfg.out = NULL;
+        err[0] = 0;
+        assert_false(match_run(&cfg, &res, err, sizeof err));
+        if (!strstr(err, bad[i].want) || !strstr(err, "Opts"))
+            fail_msg("option %s=%s: '%s', wanted '%s'", bad[i].name, bad[i].value, err, bad[i].want);
+    }
+    /* Chuhan's own, a name with a space in another case: the match plays */
+    match_config_default(&cfg);
+    cfg.nengines = 0;
+    chuhan(&cfg, "A", 1);
+    chuhan(&cfg, "B", 1);
+    EngineSpec *b = &cfg.engines[1];
+    snprintf(b->options[1].name, sizeof b->options[1].name, "move overhead");
+    snprintf(b->options[1].value, sizeof b->options[1].value, "10");
+    b->noptions = 2;
+    cfg.games = 2;
+    run_match(&cfg, &res);
+    assert_int_equal(res.games, 2);
+}
+
 static void test_match_openings_file(void **state)
 {
     (void)state;
@@ -511,6 +578,7 @@ const struct CMUnitTest *match_tests(size_t *count)
         cmocka_unit_test_setup_teardown(test_match_flood, make_tmpdir, remove_tmpdir),
         cmocka_unit_test_setup_teardown(test_match_long_lines, make_tmpdir, remove_tmpdir),
         cmocka_unit_test_setup_teardown(test_match_no_handshake, make_tmpdir, remove_tmpdir),
+        cmocka_unit_test_setup_teardown(test_match_options_checked, make_tmpdir, remove_tmpdir),
         cmocka_unit_test_setup_teardown(test_match_openings_file, make_tmpdir, remove_tmpdir),
     };
     *count = sizeof tests / sizeof tests[0];
