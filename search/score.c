@@ -16,18 +16,19 @@ int score_mate_plies(int score)
     return 0;
 }
 
+/* A rule win ply p plies from the root is VALUE_RULE_WIN - p: the band
+ * ends at VALUE_RULE_WIN, well below the mates. */
 bool score_is_rule_win(int score)
 {
-    return !is_mate_score(score) && (score >= VALUE_RULE_IN_MAX_PLY || score <= -VALUE_RULE_IN_MAX_PLY);
+    return (score >= VALUE_RULE_IN_MAX_PLY && score <= VALUE_RULE_WIN)
+           || (score <= -VALUE_RULE_IN_MAX_PLY && score >= -VALUE_RULE_WIN);
 }
 
 int score_rule_win_plies(int score)
 {
-    if (score >= VALUE_RULE_IN_MAX_PLY)
-        return VALUE_RULE_WIN - score;
-    if (score <= -VALUE_RULE_IN_MAX_PLY)
-        return -(VALUE_RULE_WIN + score);
-    return 0;
+    if (!score_is_rule_win(score))
+        return 0;
+    return score > 0 ? VALUE_RULE_WIN - score : -(VALUE_RULE_WIN + score);
 }
 
 int score_mate_in(int score)

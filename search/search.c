@@ -83,34 +83,6 @@ static void zero_bytes(void *p, size_t bytes) { memset(p, 0, bytes); }
 
 void search_clear(SearchThread *th) { search_clear_with(th, zero_bytes); }
 
-static inline int value_to_tt(int v, int ply)
-{
-    if (v >= VALUE_MATE_IN_MAX_PLY)
-        return v + ply;
-    if (v <= -VALUE_MATE_IN_MAX_PLY)
-        return v - ply;
-    return v;
-}
-
-/* A mate from the table is kept only if it lands before the 60-move rule
- * draws the game (limit 0: no such rule). */
-static inline int value_from_tt(int v, int ply, int rule60, int limit)
-{
-    if (v == VALUE_NONE)
-        return VALUE_NONE;
-    if (v >= VALUE_MATE_IN_MAX_PLY) {
-        if (limit && VALUE_MATE - v > limit - rule60)
-            return VALUE_MATE_IN_MAX_PLY - 1; /* a win, but maybe not in time */
-        return v - ply;
-    }
-    if (v <= -VALUE_MATE_IN_MAX_PLY) {
-        if (limit && VALUE_MATE + v > limit - rule60)
-            return -VALUE_MATE_IN_MAX_PLY + 1;
-        return v + ply;
-    }
-    return v;
-}
-
 static inline void update_history(int16_t *h, int bonus)
 {
     *h = (int16_t)(*h + bonus - *h * abs(bonus) / HISTORY_MAX);
@@ -209,7 +181,8 @@ static inline bool path_dependent(int v)
 
 /* A value for the node before any search: the search was stopped, the
  * line is too deep, the position repeats, or the 60-move rule draws (unless
- * the move that reached the count gave mate).  VALUE_NONE otherwise. */
+ * the move that reached the count left no legal move: mate or stalemate,
+ * a loss either way, as the referee rules).  VALUE_NONE otherwise. */
 static int early_value(SearchThread *th, int ply, bool in_check)
 {
     Position *pos = &th->pos;
@@ -222,7 +195,7 @@ static int early_value(SearchThread *th, int ply, bool in_check)
     if (rep != VALUE_NONE)
         return rep;
     if (sh->sixty_move_plies && pos_state(pos)->rule60 >= sh->sixty_move_plies)
-        return in_check && count_legal(pos) == 0 ? mated_in(ply) : VALUE_DRAW;
+        return count_legal(pos) == 0 ? mated_in(ply) : VALUE_DRAW;
     return VALUE_NONE;
 }
 

@@ -26,6 +26,38 @@ static inline int mate_in(int ply) { return VALUE_MATE - ply; }
 static inline int mated_in(int ply) { return -VALUE_MATE + ply; }
 static inline bool is_mate_score(int v) { return v >= VALUE_MATE_IN_MAX_PLY || v <= -VALUE_MATE_IN_MAX_PLY; }
 
+/* Mate scores go into the table relative to the node, and come out
+ * relative to the root again. */
+static inline int value_to_tt(int v, int ply)
+{
+    if (v >= VALUE_MATE_IN_MAX_PLY)
+        return v + ply;
+    if (v <= -VALUE_MATE_IN_MAX_PLY)
+        return v - ply;
+    return v;
+}
+
+/* A mate from the table is kept only if it lands before the 60-move rule
+ * draws the game (limit 0: no such rule); otherwise it is the best score
+ * short of a decisive one (neither a mate nor a rule win, whose bands lie
+ * above it). */
+static inline int value_from_tt(int v, int ply, int rule60, int limit)
+{
+    if (v == VALUE_NONE)
+        return VALUE_NONE;
+    if (v >= VALUE_MATE_IN_MAX_PLY) {
+        if (limit && VALUE_MATE - v > limit - rule60)
+            return VALUE_RULE_IN_MAX_PLY - 1; /* a win, but maybe not in time: the best ordinary score */
+        return v - ply;
+    }
+    if (v <= -VALUE_MATE_IN_MAX_PLY) {
+        if (limit && VALUE_MATE + v > limit - rule60)
+            return -VALUE_RULE_IN_MAX_PLY + 1;
+        return v + ply;
+    }
+    return v;
+}
+
 typedef struct {
     Move move;
     int score, previous_score, average_score;

@@ -310,6 +310,46 @@ static void test_mate_on_the_last_ply(void **state)
     engine_free(e);
 }
 
+/* Stalemate loses in xiangqi, on the 120th ply too, as the referee rules
+ * (no legal move is judged before the 60-move rule): c7d7 or c7c8 leaves
+ * the black king no move (d8 taken by the pawn, e9 facing the red king);
+ * any other move draws. */
+static void test_stalemate_on_the_last_ply(void **state)
+{
+    (void)state;
+    Engine *e = new_engine();
+    search_depth(e, "3k5/9/2P6/9/9/9/9/9/9/4K4 w - - 119 80", 4);
+    assert_int_equal(score_mate_plies(cap.last.score), 1);
+    char best[8];
+    move_str(cap.best, best, false);
+    if (strcmp(best, "c7d7") && strcmp(best, "c7c8"))
+        fail_msg("played %s, not a stalemating move", best);
+    engine_free(e);
+}
+
+/* A mate from the table that would land after the 60-move rule draws is a
+ * win not proven in time: the best ordinary score, in neither decisive
+ * band (it was once read as a rule win at minus 1743 plies, "mate -872"). */
+static void test_table_mate_beyond_the_sixty_move_limit(void **state)
+{
+    (void)state;
+    for (int sign = -1; sign <= 1; sign += 2) {
+        int stored = value_to_tt(sign * mate_in(61), 3); /* mate 61 plies from the node */
+        int late = value_from_tt(stored, 3, 70, 120);    /* 50 plies left */
+        int early = value_from_tt(stored, 3, 50, 120);   /* 70 left */
+        assert_int_equal(early, sign * mate_in(61));
+        assert_int_equal(value_from_tt(stored, 3, 119, 0), sign * mate_in(61)); /* no rule */
+        assert_int_equal(late, sign * (VALUE_RULE_IN_MAX_PLY - 1));
+        assert_false(score_is_mate(late) || score_is_rule_win(late) || score_is_decisive(late));
+        assert_true(sign * late > EVAL_MAX);
+    }
+    /* the rule-win band ends at a rule win on the root's move */
+    assert_true(score_is_rule_win(VALUE_RULE_WIN) && score_is_rule_win(-VALUE_RULE_WIN + 5));
+    assert_false(score_is_rule_win(VALUE_RULE_WIN + 1) || score_is_rule_win(VALUE_MATE_IN_MAX_PLY - 1));
+    assert_int_equal(score_rule_win_plies(VALUE_MATE_IN_MAX_PLY - 1), 0);
+    assert_int_equal(score_rule_win_plies(-(VALUE_RULE_WIN - 7)), -7);
+}
+
 static void test_sixty_move_rule_in_search(void **state)
 {
     /* (a mate on the 120th ply is still a mate: see test_mate_on_the_last_ply) */
@@ -663,6 +703,8 @@ const struct CMUnitTest *search_tests(size_t *count)
         cmocka_unit_test(test_search_obeys_repetition_rules),
         cmocka_unit_test(test_sixty_move_rule_in_search),
         cmocka_unit_test(test_mate_on_the_last_ply),
+        cmocka_unit_test(test_stalemate_on_the_last_ply),
+        cmocka_unit_test(test_table_mate_beyond_the_sixty_move_limit),
         cmocka_unit_test(test_no_table_values_near_the_sixty_move_limit),
         cmocka_unit_test(test_tt_depth_does_not_wrap),
         cmocka_unit_test(test_tt_kept_entry_takes_the_new_move),
