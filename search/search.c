@@ -242,8 +242,12 @@ static int qsearch(SearchThread *th, Stack *ss, int alpha, int beta, int depth, 
     SearchShared *sh = th->shared;
     int ply = ss->ply;
     count_node(th);
-    if (pv_node && ply + 1 > th->seldepth)
-        th->seldepth = ply + 1;
+    if (pv_node) {
+        /* cleared before any return: a parent appends this line to its own */
+        ss->pv[0] = MOVE_NONE;
+        if (ply + 1 > th->seldepth)
+            th->seldepth = ply + 1;
+    }
     bool in_check = pos_in_check(pos);
     int early = early_value(th, ply, in_check);
     if (early != VALUE_NONE)
@@ -282,8 +286,6 @@ static int qsearch(SearchThread *th, Stack *ss, int alpha, int beta, int depth, 
     mp_init_qs(&mp, th, tt_move, checks);
     Move best_move = MOVE_NONE, move;
     int move_count = 0;
-    if (pv_node)
-        ss->pv[0] = MOVE_NONE;
     while ((move = mp_next(&mp, false)) != MOVE_NONE) {
         if (!pos_legal(pos, move))
             continue;
@@ -434,10 +436,13 @@ static int search(SearchThread *th, Stack *ss, int alpha, int beta, int depth, b
                 if (depth < NMP_VERIFY_DEPTH)
                     return value;
                 /* Deep cutoffs are verified by a real search, with no null
-                 * moves for the side to move near the top of it. */
+                 * moves for the side to move near the top of it (a
+                 * verification inside another keeps the outer one's
+                 * restriction when it ends). */
+                int outer_min_ply = th->nmp_min_ply;
                 th->nmp_min_ply = ply + 3 * (depth - r) / 4;
                 int v = search(th, ss, beta - 1, beta, depth - r, false, false);
-                th->nmp_min_ply = 0;
+                th->nmp_min_ply = outer_min_ply;
                 if (v >= beta)
                     return value;
             }
