@@ -11,13 +11,18 @@
 #include "params.h"
 
 /* Stop the search now, or at the ponder hit while pondering (the move may
- * not be sent before it). */
+ * not be sent before it).  A ponder hit (pool_ponderhit) clears pondering
+ * and then reads stop_on_ponderhit; here the order is the reverse, so with
+ * sequentially consistent atomics at least one side sees the other's
+ * write: a hit between this thread's two reads of pondering stops it here. */
 static void stop_when_allowed(SearchShared *sh)
 {
-    if (atomic_load(&sh->pondering))
+    if (atomic_load(&sh->pondering)) {
         atomic_store(&sh->stop_on_ponderhit, true);
-    else
-        atomic_store(&sh->stop, true);
+        if (atomic_load(&sh->pondering))
+            return;
+    }
+    atomic_store(&sh->stop, true);
 }
 
 void search_iterate(SearchThread *th)
