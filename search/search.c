@@ -370,6 +370,8 @@ static int search(SearchThread *th, Stack *ss, int alpha, int beta, int depth, b
     }
 
     (ss + 1)->killers[0] = (ss + 1)->killers[1] = MOVE_NONE;
+    /* the child's count before any move: the null move's subtree is on this path too */
+    (ss + 1)->double_extensions = ss->double_extensions;
     Move prev_move = (ss - 1)->current_move;
 
     /* Step 3. Transposition table: a deep enough entry answers a non-PV node. */
