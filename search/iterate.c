@@ -10,21 +10,6 @@
 
 #include "params.h"
 
-/* Stop the search now, or at the ponder hit while pondering (the move may
- * not be sent before it).  A ponder hit (pool_ponderhit) clears pondering
- * and then reads stop_on_ponderhit; here the order is the reverse, so with
- * sequentially consistent atomics at least one side sees the other's
- * write: a hit between this thread's two reads of pondering stops it here. */
-static void stop_when_allowed(SearchShared *sh)
-{
-    if (atomic_load(&sh->pondering)) {
-        atomic_store(&sh->stop_on_ponderhit, true);
-        if (atomic_load(&sh->pondering))
-            return;
-    }
-    atomic_store(&sh->stop, true);
-}
-
 void search_iterate(SearchThread *th)
 {
     static const int skip_size[20] = {1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4};
@@ -126,13 +111,13 @@ void search_iterate(SearchThread *th)
         best_value = th->root_moves[0].score;
         if (sh->limits.mate && best_value >= VALUE_MATE_IN_MAX_PLY
             && VALUE_MATE - best_value <= 2 * sh->limits.mate)
-            atomic_store(&sh->stop, true);
+            search_stop_when_allowed(sh);
 
         /* A proven mate, either way, searched well past its length: deeper
          * iterations will not change it. */
         if (sh->tm.use_time && is_mate_score(best_value)
             && th->root_depth >= 2 * (VALUE_MATE - abs(best_value)) + 10)
-            stop_when_allowed(sh);
+            search_stop_when_allowed(sh);
 
         /* Time: stop early when the best move is stable, later when not. */
         if (th->root_moves[0].move != last_best)
@@ -145,7 +130,7 @@ void search_iterate(SearchThread *th)
             int64_t elapsed = tm_elapsed(&sh->tm, now_ms());
             bool forced = th->root_count == 1;
             if (forced || elapsed > (int64_t)((double)sh->tm.optimum * factor))
-                stop_when_allowed(sh);
+                search_stop_when_allowed(sh);
         }
     }
 }

@@ -109,7 +109,7 @@ static void check_time(SearchThread *th)
 {
     SearchShared *sh = th->shared;
     if (sh->limits.nodes && search_nodes(sh) >= sh->limits.nodes)
-        atomic_store(&sh->stop, true);
+        search_stop_when_allowed(sh);
     if (atomic_load_explicit(&sh->pondering, memory_order_relaxed))
         return;
     if (sh->tm.use_time && tm_elapsed(&sh->tm, now_ms()) >= sh->tm.maximum)
@@ -129,12 +129,12 @@ static inline void count_node(SearchThread *th)
     if (th->id == 0) {
         if (sh->limits.nodes && sh->thread_count == 1) {
             if (n >= sh->limits.nodes)
-                atomic_store(&sh->stop, true);
+                search_stop_when_allowed(sh);
         } else if ((++th->calls & (sh->limits.nodes ? 63 : 1023)) == 0) {
             check_time(th);
         }
     } else if (sh->limits.nodes && (++th->calls & 63) == 0 && search_nodes(sh) >= sh->limits.nodes) {
-        atomic_store(&sh->stop, true);
+        search_stop_when_allowed(sh);
     }
 }
 

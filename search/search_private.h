@@ -128,6 +128,22 @@ typedef struct SearchThread {
 static inline int min_int(int a, int b) { return a < b ? a : b; }
 static inline int max_int(int a, int b) { return a > b ? a : b; }
 
+/* Stop the search now, or at the ponder hit while pondering (the move may
+ * not be sent before it, whatever ended the search: time, a node limit,
+ * a mate found).  A ponder hit (pool_ponderhit) clears pondering
+ * and then reads stop_on_ponderhit; here the order is the reverse, so with
+ * sequentially consistent atomics at least one side sees the other's
+ * write: a hit between this thread's two reads of pondering stops it here. */
+static inline void search_stop_when_allowed(SearchShared *sh)
+{
+    if (atomic_load(&sh->pondering)) {
+        atomic_store(&sh->stop_on_ponderhit, true);
+        if (atomic_load(&sh->pondering))
+            return;
+    }
+    atomic_store(&sh->stop, true);
+}
+
 /* The search was told to stop (time, nodes, "stop"): unwind. */
 static inline bool search_stopped(const SearchThread *th)
 {
