@@ -288,6 +288,20 @@ static void test_ucci_no_move_depth0_and_idle_stop(void **state)
     ep_send(&ep, "isready");
     ep_want(&ep, "readyok", 5000);
     assert_null(strstr(ep.log, "bestmove"));
+    /* a refused go, after answered ones, leaves the GUI waiting: its stop
+     * is answered with nobestmove */
+    ep_send(&ep, "go depth abc");
+    ep_want(&ep, "info message go: 'depth' needs a number", 5000);
+    ep_send(&ep, "stop");
+    ep_want(&ep, "nobestmove", 5000);
+    /* "go depth infinite" (as some GUIs send) searches until stop */
+    ep_send(&ep, "go depth infinite");
+    static char log[8192];
+    log[0] = 0;
+    assert_null(ep_expect(&ep, "bestmove", 500, log, sizeof log));
+    assert_false(log_has_line(log, "info message go"));
+    ep_send(&ep, "stop");
+    ep_assert_legal_reply(ep_want(&ep, "bestmove", 5000), "bestmove", NULL, NULL, NULL);
     /* a stop with no go at all: nobestmove, so that a confused GUI never waits */
     ep_send(&ep, "quit");
     assert_int_equal(ep_finish(&ep, 5000), 0);

@@ -152,6 +152,37 @@ static void test_ponder_and_ponderhit(void **state)
     ep_assert_legal_reply(l, "bestmove", START_FEN, "h2e2 h9g7", NULL);
 }
 
+/* A pondering search waits for the ponder hit however it would end: a
+ * node limit or a mate found did send the move at once. */
+static void test_ponder_with_nodes_and_mate(void **state)
+{
+    (void)state;
+    static const char *const gos[] = {"go ponder nodes 3000", "go ponder mate 1"};
+    static const char *const fens[] = {"startpos moves h2e2 h9g7", "fen 3k5/9/9/9/9/9/9/4R4/9/4K4 w - - 0 1"};
+    for (int i = 0; i < 2; i++) {
+        ep_send(&ep, "position %s", fens[i]);
+        ep_send(&ep, "%s", gos[i]);
+        if (ep_expect(&ep, "bestmove", 700, NULL, 0))
+            fail_msg("%s: bestmove before the ponder hit", gos[i]);
+        ep_send(&ep, "ponderhit");
+        ep_want(&ep, "bestmove", 3000);
+    }
+}
+
+/* "go depth infinite" (some GUIs send it) searches until stop. */
+static void test_go_depth_infinite(void **state)
+{
+    (void)state;
+    ep_send(&ep, "position startpos");
+    ep_send(&ep, "go depth infinite");
+    static char log[8192];
+    log[0] = 0;
+    assert_null(ep_expect(&ep, "bestmove", 500, log, sizeof log));
+    assert_false(log_has_line(log, "info string go"));
+    ep_send(&ep, "stop");
+    ep_assert_legal_reply(ep_want(&ep, "bestmove", 3000), "bestmove", NULL, NULL, NULL);
+}
+
 static void test_no_legal_move(void **state)
 {
     (void)state;
@@ -441,6 +472,8 @@ const struct CMUnitTest *uci_tests(size_t *count)
         cmocka_unit_test_setup_teardown(test_go_infinite_and_stop, setup, teardown),
         cmocka_unit_test_setup_teardown(test_tiny_clock, setup, teardown),
         cmocka_unit_test_setup_teardown(test_ponder_and_ponderhit, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_ponder_with_nodes_and_mate, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_go_depth_infinite, setup, teardown),
         cmocka_unit_test_setup_teardown(test_no_legal_move, setup, teardown),
         cmocka_unit_test_setup_teardown(test_rule_win_is_a_mate, setup, teardown),
         cmocka_unit_test_setup_teardown(test_multipv_and_wdl, setup, teardown),

@@ -493,6 +493,15 @@ static bool go_time(Ucci *u, char **tok, int n, int *i, int64_t *out)
     return true;
 }
 
+/* A refused go leaves the GUI waiting for a move: a stop that follows is
+ * answered with nobestmove, as after a search. */
+static void go_refused(Ucci *u)
+{
+    pthread_mutex_lock(&u->lock);
+    u->reported = false;
+    pthread_mutex_unlock(&u->lock);
+}
+
 static void cmd_go(Ucci *u, char **tok, int n)
 {
     if (engine_thinking(u->engine)) {
@@ -514,33 +523,48 @@ static void cmd_go(Ucci *u, char **tok, int n)
             draw = true;
         else if (!strcmp(t, "infinite"))
             lim.infinite = any_mode = true;
-        else if (!strcmp(t, "depth")) {
-            if (!go_number(u, tok, n, &i, 0, 10000, &v))
+        else if (!strcmp(t, "depth") && i + 1 < n && !strcmp(tok[i + 1], "infinite")) {
+            lim.infinite = any_mode = true; /* "go depth infinite", as some GUIs send */
+            i++;
+        } else if (!strcmp(t, "depth")) {
+            if (!go_number(u, tok, n, &i, 0, 10000, &v)) {
+                go_refused(u);
                 return;
+            }
             lim.depth = (int)v;
             depth0 = v == 0;
             any_mode = true;
         } else if (!strcmp(t, "nodes")) {
-            if (!go_number(u, tok, n, &i, 1, INT64_MAX, &v))
+            if (!go_number(u, tok, n, &i, 1, INT64_MAX, &v)) {
+                go_refused(u);
                 return;
+            }
             lim.nodes = (uint64_t)v;
             any_mode = true;
         } else if (!strcmp(t, "time") || !strcmp(t, "opptime")) {
-            if (!go_time(u, tok, n, &i, &v))
+            if (!go_time(u, tok, n, &i, &v)) {
+                go_refused(u);
                 return;
+            }
             lim.time[t[0] == 't' ? us : them] = v;
             any_mode = true;
         } else if (!strcmp(t, "increment") || !strcmp(t, "oppincrement")) {
-            if (!go_time(u, tok, n, &i, &v))
+            if (!go_time(u, tok, n, &i, &v)) {
+                go_refused(u);
                 return;
+            }
             lim.inc[t[0] == 'i' ? us : them] = v;
         } else if (!strcmp(t, "movestogo")) {
-            if (!go_number(u, tok, n, &i, 0, 10000, &v))
+            if (!go_number(u, tok, n, &i, 0, 10000, &v)) {
+                go_refused(u);
                 return;
+            }
             lim.movestogo = (int)v;
         } else if (!strcmp(t, "oppmovestogo")) {
-            if (!go_number(u, tok, n, &i, 0, 10000, &v))
+            if (!go_number(u, tok, n, &i, 0, 10000, &v)) {
+                go_refused(u);
                 return;
+            }
         } else {
             out_line(u->out, "info message go: unknown parameter '%s' ignored", shown(t, s));
         }

@@ -192,6 +192,9 @@ static void cmd_go(Uci *u, char **tok, int n)
             if (!go_number(u, tok, n, &i, 0, 10000, &v))
                 return;
             lim.movestogo = (int)v;
+        } else if (!strcmp(t, "depth") && i + 1 < n && !strcmp(tok[i + 1], "infinite")) {
+            lim.infinite = true; /* "go depth infinite", as some GUIs send */
+            i++;
         } else if (!strcmp(t, "depth")) {
             if (!go_number(u, tok, n, &i, 1, 10000, &v))
                 return;
