@@ -22,28 +22,28 @@
 #define SEARCH_TUNABLES(X)                                                          \
     X(ASPIRATION_DELTA, 18, 5, 60, 3)        /* half-width of the first window, cp */ \
     X(RFP_MAX_DEPTH, 7, 3, 12, 1)            /* reverse futility: deepest node */     \
-    X(RFP_MARGIN, 69, 40, 160, 8)            /* cp per ply of depth */                \
+    X(RFP_MARGIN, 85, 40, 160, 8)            /* cp per ply of depth */                \
     X(NMP_BASE_R, 3, 1, 6, 1)                /* null move: reduction at any depth */  \
     X(NMP_DEPTH_DIV, 4, 2, 8, 1)             /* one more ply per this many */         \
-    X(NMP_EVAL_DIV, 153, 60, 500, 20)        /* and per this much eval above beta */  \
+    X(NMP_EVAL_DIV, 200, 60, 500, 20)        /* and per this much eval above beta */  \
     X(IIR_MIN_DEPTH, 6, 3, 12, 1)            /* no TT move: one ply shallower */      \
-    X(LMP_BASE, 7, 0, 12, 1)                 /* late-move pruning */                  \
+    X(LMP_BASE, 3, 0, 12, 1)                 /* late-move pruning */                  \
     X(FUTILITY_MAX_DEPTH, 7, 3, 12, 1)       /* futility pruning of quiet moves */    \
-    X(FUTILITY_BASE, 80, 20, 250, 10)                                                \
-    X(FUTILITY_PER_DEPTH, 87, 40, 250, 10)                                           \
+    X(FUTILITY_BASE, 100, 20, 250, 10)                                                \
+    X(FUTILITY_PER_DEPTH, 110, 40, 250, 10)                                           \
     X(HISTORY_PRUNE_DEPTH, 4, 1, 8, 1)                                                \
-    X(HISTORY_PRUNE_MARGIN, 4821, 1000, 10000, 400) /* times depth */                 \
-    X(SEE_QUIET_MARGIN, 30, 5, 60, 3)        /* times depth squared */                \
-    X(SEE_CAPTURE_MARGIN, 110, 30, 200, 8)   /* times depth */                        \
+    X(HISTORY_PRUNE_MARGIN, 4000, 1000, 10000, 400) /* times depth */                 \
+    X(SEE_QUIET_MARGIN, 22, 5, 60, 3)        /* times depth squared */                \
+    X(SEE_CAPTURE_MARGIN, 90, 30, 200, 8)    /* times depth */                        \
     X(SE_MIN_DEPTH, 8, 4, 14, 1)             /* singular extensions: shallowest */    \
     X(SE_TT_DEPTH_MARGIN, 3, 1, 6, 1)        /* the TT entry this much shallower */   \
     X(SE_BETA_PER_DEPTH, 2, 1, 6, 1)         /* singular margin, cp per ply */        \
-    X(SE_DOUBLE_MARGIN, 26, 0, 80, 4)        /* this far below it: two plies */       \
+    X(SE_DOUBLE_MARGIN, 20, 0, 80, 4)        /* this far below it: two plies */       \
     X(SE_DOUBLE_MAX, 6, 0, 16, 1)            /* double extensions on one path, most */ \
-    X(LMR_BASE_X100, 90, 0, 200, 10)         /* reductions: base + log d log m / div */ \
-    X(LMR_DIV_X100, 147, 100, 400, 15)                                                \
-    X(LMR_HISTORY_DIV, 8476, 2000, 20000, 600) /* one ply less per this much history */ \
-    X(QS_DELTA_MARGIN, 169, 50, 400, 15)     /* quiescence delta pruning */
+    X(LMR_BASE_X100, 80, 0, 200, 10)         /* reductions: base + log d log m / div */ \
+    X(LMR_DIV_X100, 230, 100, 400, 15)                                                \
+    X(LMR_HISTORY_DIV, 8000, 2000, 20000, 600) /* one ply less per this much history */ \
+    X(QS_DELTA_MARGIN, 180, 50, 400, 15)     /* quiescence delta pruning */
 
 #ifdef CHUHAN_TUNE
 /* Tuning build only: mutable globals, set between searches (never during

@@ -102,7 +102,7 @@ static void test_tunables_listed(void **state)
     char out[16384];
     uci_listing(out, sizeof out);
     assert_int_equal(count_lines(out, "option name "), OPTION_NAMES_NB + n + 1);
-    assert_non_null(strstr(out, "\noption name RFP_MARGIN type spin default 69 min 40 max 160\n"));
+    assert_non_null(strstr(out, "\noption name RFP_MARGIN type spin default 85 min 40 max 160\n"));
 }
 
 static void test_tunables_refused(void **state)
@@ -123,13 +123,13 @@ static void test_tunables_refused(void **state)
     assert_string_equal(err, "RFP_MARGIN must be a whole number from 40 to 160, not '161'");
     assert_false(engine_set_option(e, "RFP_MARGIN", "9O", err, sizeof err));
     assert_false(engine_set_option(e, "RFP_MARGIN", NULL, err, sizeof err));
-    assert_string_equal(engine_get_option(e, "rfp_margin", buf, sizeof buf), "69");
+    assert_string_equal(engine_get_option(e, "rfp_margin", buf, sizeof buf), "85");
     /* names are case-insensitive, as every option's */
     assert_true(engine_set_option(e, "rfp_margin", "160", err, sizeof err));
     assert_string_equal(engine_get_option(e, "RFP_MARGIN", buf, sizeof buf), "160");
     assert_int_equal(tunables_value(i), 160);
     tunables_reset();
-    assert_int_equal(tunables_value(i), 69);
+    assert_int_equal(tunables_value(i), 85);
     engine_free(e);
 }
 
@@ -143,7 +143,7 @@ static void test_tunables_other_protocols(void **state)
     snprintf(cmd, sizeof cmd, "printf 'xboard\\nprotover 2\\noption RFP_MARGIN=161\\nquit\\n' | %s",
              test_engine_path());
     assert_int_equal(test_run(cmd, out, sizeof out), 0);
-    assert_non_null(strstr(out, "feature option=\"RFP_MARGIN -spin 69 40 160\"\n"));
+    assert_non_null(strstr(out, "feature option=\"RFP_MARGIN -spin 85 40 160\"\n"));
     for (int i = 0; i < tunables_count(); i++) {
         const TunableInfo *t = tunables_info(i);
         char want[128];
