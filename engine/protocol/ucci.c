@@ -476,10 +476,23 @@ static bool parse_time(const Ucci *u, const char *text, int64_t *ms)
     return true;
 }
 
+/* A refused go leaves the GUI waiting for a move: a stop that follows is
+ * answered with nobestmove, as after a search.  The two readers below
+ * refuse a go's parameters, so they mark it. */
+static void go_refused(Ucci *u)
+{
+    pthread_mutex_lock(&u->lock);
+    u->reported = false;
+    pthread_mutex_unlock(&u->lock);
+}
+
 /* The number after a go parameter (protocol.c), refused in UCCI's words. */
 static bool go_number(Ucci *u, char **tok, int n, int *i, int64_t min, int64_t max, int64_t *v)
 {
-    return proto_go_number(u->out, "info message", tok, n, i, min, max, v);
+    if (proto_go_number(u->out, "info message", tok, n, i, min, max, v))
+        return true;
+    go_refused(u);
+    return false;
 }
 
 static bool go_time(Ucci *u, char **tok, int n, int *i, int64_t *out)
@@ -487,19 +500,11 @@ static bool go_time(Ucci *u, char **tok, int n, int *i, int64_t *out)
     char s[65];
     if (*i + 1 >= n || !parse_time(u, tok[*i + 1], out)) {
         out_line(u->out, "info message go: '%s' needs a time", shown(tok[*i], s));
+        go_refused(u);
         return false;
     }
     (*i)++;
     return true;
-}
-
-/* A refused go leaves the GUI waiting for a move: a stop that follows is
- * answered with nobestmove, as after a search. */
-static void go_refused(Ucci *u)
-{
-    pthread_mutex_lock(&u->lock);
-    u->reported = false;
-    pthread_mutex_unlock(&u->lock);
 }
 
 static void cmd_go(Ucci *u, char **tok, int n)
@@ -527,44 +532,32 @@ static void cmd_go(Ucci *u, char **tok, int n)
             lim.infinite = any_mode = true; /* "go depth infinite", as some GUIs send */
             i++;
         } else if (!strcmp(t, "depth")) {
-            if (!go_number(u, tok, n, &i, 0, 10000, &v)) {
-                go_refused(u);
+            if (!go_number(u, tok, n, &i, 0, 10000, &v))
                 return;
-            }
             lim.depth = (int)v;
             depth0 = v == 0;
             any_mode = true;
         } else if (!strcmp(t, "nodes")) {
-            if (!go_number(u, tok, n, &i, 1, INT64_MAX, &v)) {
-                go_refused(u);
+            if (!go_number(u, tok, n, &i, 1, INT64_MAX, &v))
                 return;
-            }
             lim.nodes = (uint64_t)v;
             any_mode = true;
         } else if (!strcmp(t, "time") || !strcmp(t, "opptime")) {
-            if (!go_time(u, tok, n, &i, &v)) {
-                go_refused(u);
+            if (!go_time(u, tok, n, &i, &v))
                 return;
-            }
             lim.time[t[0] == 't' ? us : them] = v;
             any_mode = true;
         } else if (!strcmp(t, "increment") || !strcmp(t, "oppincrement")) {
-            if (!go_time(u, tok, n, &i, &v)) {
-                go_refused(u);
+            if (!go_time(u, tok, n, &i, &v))
                 return;
-            }
             lim.inc[t[0] == 'i' ? us : them] = v;
         } else if (!strcmp(t, "movestogo")) {
-            if (!go_number(u, tok, n, &i, 0, 10000, &v)) {
-                go_refused(u);
+            if (!go_number(u, tok, n, &i, 0, 10000, &v))
                 return;
-            }
             lim.movestogo = (int)v;
         } else if (!strcmp(t, "oppmovestogo")) {
-            if (!go_number(u, tok, n, &i, 0, 10000, &v)) {
-                go_refused(u);
+            if (!go_number(u, tok, n, &i, 0, 10000, &v))
                 return;
-            }
         } else {
             out_line(u->out, "info message go: unknown parameter '%s' ignored", shown(t, s));
         }
