@@ -95,15 +95,11 @@ static int read_line(MatchEngine *e, int64_t deadline)
 #define LISTED_MAX 160
 typedef struct {
     int n;
-    struct {
-        char name[64], type[8];
-        long min, max;
-        bool has_min, has_max;
-    } o[LISTED_MAX];
+    MeOption o[LISTED_MAX];
 } Listed;
 
 /* The number after " word " in text, if there is one. */
-static bool listed_number(const char *text, const char *word, long *out)
+static bool option_number(const char *text, const char *word, long *out)
 {
     char key[16];
     snprintf(key, sizeof key, " %s ", word);
@@ -116,11 +112,10 @@ static bool listed_number(const char *text, const char *word, long *out)
     return num_parse(num, -2147483647L - 1, 2147483647L, out);
 }
 
-/* l: a line that starts with "option". */
-static void listed_add(Listed *ls, const char *l)
+bool me_parse_option(const char *l, MeOption *out)
 {
-    if (ls->n >= LISTED_MAX)
-        return;
+    if (strncmp(l, "option", 6) || (l[6] != ' ' && l[6] != '\0'))
+        return false;
     const char *name = l + 6, *end, *type;
     while (*name == ' ')
         name++;
@@ -136,16 +131,16 @@ static void listed_add(Listed *ls, const char *l)
     while (end > name && end[-1] == ' ')
         end--;
     size_t len = (size_t)(end - name);
-    if (!len || len >= sizeof ls->o[0].name)
-        return;
-    memset(&ls->o[ls->n], 0, sizeof ls->o[0]);
-    memcpy(ls->o[ls->n].name, name, len);
+    if (!len || len >= sizeof out->name)
+        return false;
+    memset(out, 0, sizeof *out);
+    memcpy(out->name, name, len);
     if (type) {
-        sscanf(type + 6, "%7s", ls->o[ls->n].type);
-        ls->o[ls->n].has_min = listed_number(type, "min", &ls->o[ls->n].min);
-        ls->o[ls->n].has_max = listed_number(type, "max", &ls->o[ls->n].max);
+        sscanf(type + 6, "%7s", out->type);
+        out->has_min = option_number(type, "min", &out->min);
+        out->has_max = option_number(type, "max", &out->max);
     }
-    ls->n++;
+    return true;
 }
 
 static int listed_find(const Listed *ls, const char *name)
@@ -201,8 +196,8 @@ static int expect_word(MatchEngine *e, const char *word, int64_t deadline, Liste
         const char *l = e->proc.out.line;
         while (*l == ' ')
             l++;
-        if (ls && !strncmp(l, "option", 6) && (l[6] == ' ' || l[6] == 0))
-            listed_add(ls, l);
+        if (ls && ls->n < LISTED_MAX && me_parse_option(l, &ls->o[ls->n]))
+            ls->n++;
         if (!strncmp(l, word, k) && (l[k] == 0 || l[k] == ' '))
             return 1;
     }

@@ -98,6 +98,17 @@ void me_kill(MatchEngine *e);
  * or "running". */
 const char *me_exit_text(const MatchEngine *e);
 
+/* One option line of a handshake: "option name N type T ..." (UCI) or
+ * "option N type T ..." (UCCI), with a spin's "min" and "max" if given.
+ * False for a line that is not one (no "option", no name, a name too
+ * long). */
+typedef struct {
+    char name[64], type[8];
+    long min, max;
+    bool has_min, has_max;
+} MeOption;
+bool me_parse_option(const char *line, MeOption *out);
+
 /* Parse a "tc=40/60+0.6" value (moves/seconds+increment; "60+0.6", "60",
  * "40/60") into l.  False if malformed. */
 bool me_parse_tc(const char *text, MatchLimits *l);

@@ -333,13 +333,12 @@ static bool check_engine(const EngineSpec *spec, const TunableInfo *t, const Sps
             ok = true;
             break;
         }
-        char name[TUNABLE_NAME_MAX + 1];
-        long lo, hi;
-        if (sscanf(l, "option name %32s type spin default %*d min %ld max %ld", name, &lo, &hi) != 3)
+        MeOption o;
+        if (!me_parse_option(l, &o) || strcmp(o.type, "spin") || !o.has_min || !o.has_max)
             continue;
         for (int j = 0; j < cfg->ntuned; j++) {
             const TunableInfo *ti = &t[cfg->tuned[j]];
-            if (!strcmp(ti->name, name) && lo == ti->min && hi == ti->max)
+            if (!strcmp(ti->name, o.name) && o.min == ti->min && o.max == ti->max)
                 listed[j] = true;
         }
     }
