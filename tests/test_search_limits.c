@@ -90,6 +90,37 @@ static void test_go_other_clock_uci(void **state)
     }
 }
 
+/* The same in UCCI (times in seconds): "go opptime 2" once searched until
+ * stop, and "go increment 0.3" too. */
+static void test_go_other_clock_ucci(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *go, *want;
+    } cases[] = {
+        {"go opptime 2", "no 'time' for the side to move; searching as with time 2.000 increment 0.000"},
+        {"go increment 0.3", "searching as with time 0.300 increment 0.300"},
+        {"go oppincrement 0.3 opptime 1", "searching as with time 1.000 increment 0.300"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        ep_send(&ep, "position startpos");
+        ep_send(&ep, "%s", cases[i].go);
+        const char *l = ep_expect(&ep, "bestmove", 6000 * ep_slow(), ep.log, sizeof ep.log);
+        if (!l) {
+            ep_send(&ep, "stop");
+            fail_msg("'%s': no bestmove within 6 s", cases[i].go);
+        }
+        limits_expect_in_log(&ep, cases[i].want);
+        ep.log[0] = 0;
+    }
+    /* with a depth, an increment alone is only ignored */
+    ep_send(&ep, "position startpos");
+    ep_send(&ep, "go depth 3 increment 0.3");
+    if (!ep_expect(&ep, "bestmove", 6000 * ep_slow(), ep.log, sizeof ep.log))
+        fail_msg("go depth 3 increment 0.3: no bestmove");
+    limits_expect_in_log(&ep, "'increment' without 'time'");
+}
+
 /* A search stopped before depth 1 completes (here by a node limit of 1;
  * a stop or xboard's ? take the same way out) plays the table's move, or
  * the best of a one-ply look, never the first move generated (a0a1 from
@@ -493,6 +524,7 @@ const struct CMUnitTest *search_limits_tests(size_t *count)
         cmocka_unit_test(test_time_manager_extremes),
         cmocka_unit_test(test_overhead_fair_share),
         PROTO_TEST(test_go_other_clock_uci, limits_setup_uci),
+        PROTO_TEST(test_go_other_clock_ucci, limits_setup_ucci),
         PROTO_TEST(test_stop_before_depth_one, limits_setup_uci),
         cmocka_unit_test(test_engine_api_limits),
         PROTO_TEST(test_ucci_stop_then_go, limits_setup_ucci),

@@ -209,6 +209,18 @@ int proto_option_words(char **tok, int n, int start, bool nocase, char *name, si
     return !fits ? -1 : *name != 0;
 }
 
+bool proto_clock_fallback(EngineLimits *lim, int us)
+{
+    int them = !us;
+    bool other_limit = lim->infinite || lim->movetime || lim->depth || lim->nodes || lim->mate;
+    if (other_limit || lim->time[us] >= 0 || (lim->time[them] < 0 && lim->inc[us] < 0 && lim->inc[them] < 0))
+        return false;
+    if (lim->inc[us] < 0)
+        lim->inc[us] = lim->inc[them] >= 0 ? lim->inc[them] : 0;
+    lim->time[us] = lim->time[them] >= 0 ? lim->time[them] : lim->inc[us];
+    return true;
+}
+
 bool proto_go_number(Output *out, const char *refusal, char **tok, int n, int *i, int64_t min, int64_t max,
                      int64_t *value)
 {

@@ -84,6 +84,12 @@ int proto_option_words(char **tok, int n, int start, bool nocase, char *name, si
 bool proto_go_number(Output *out, const char *refusal, char **tok, int n, int *i, int64_t min, int64_t max,
                      int64_t *value);
 
+/* A clock given, but not the mover's (the opponent's only, or only
+ * increments), and nothing else to end the search: searching until stop
+ * would hang the game.  The mover takes the opponent's clock, or one
+ * increment as its clock; true when it did (the front-end says so). */
+bool proto_clock_fallback(EngineLimits *lim, int us);
+
 /* Room for the text of any principal variation. */
 #define PV_TEXT_MAX (MAX_PLY * 6 + 8)
 /* The moves of info's principal variation, each after a space (ranks 1-10

@@ -562,7 +562,18 @@ static void cmd_go(Ucci *u, char **tok, int n)
             out_line(u->out, "info message go: unknown parameter '%s' ignored", shown(t, s));
         }
     }
-    if (lim.time[us] < 0 && lim.inc[us] >= 0) {
+    if (proto_clock_fallback(&lim, us)) {
+        /* told in the unit of the go command */
+        long long t = lim.time[us], inc = lim.inc[us];
+        if (u->millisec)
+            out_line(u->out, "info message go: no 'time' for the side to move; searching as with time %lld increment %lld",
+                     t, inc);
+        else
+            out_line(u->out,
+                     "info message go: no 'time' for the side to move; searching as with time %lld.%03lld increment "
+                     "%lld.%03lld", t / 1000, t % 1000, inc / 1000, inc % 1000);
+        any_mode = true;
+    } else if (lim.time[us] < 0 && lim.inc[us] >= 0) {
         out_line(u->out, "info message go: 'increment' without 'time'; thinking without a clock");
         lim.inc[us] = -1;
     }

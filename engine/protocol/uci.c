@@ -227,15 +227,8 @@ static void cmd_go(Uci *u, char **tok, int n)
             out_line(u->out, "info string go: unknown parameter '%.32s' ignored", t);
         }
     }
-    /* A clock given, but not the mover's (the opponent's only, or only
-     * increments): searching until stop would hang the game.  The mover is
-     * given the opponent's clock, or one increment as its clock, and told. */
-    int us = pos->side, them = !us;
-    bool other_limit = lim.infinite || lim.movetime || lim.depth || lim.nodes || lim.mate;
-    if (!other_limit && lim.time[us] < 0 && (lim.time[them] >= 0 || lim.inc[us] >= 0 || lim.inc[them] >= 0)) {
-        if (lim.inc[us] < 0)
-            lim.inc[us] = lim.inc[them] >= 0 ? lim.inc[them] : 0;
-        lim.time[us] = lim.time[them] >= 0 ? lim.time[them] : lim.inc[us];
+    int us = pos->side;
+    if (proto_clock_fallback(&lim, us)) {
         const char *name[2][2] = {{"wtime", "winc"}, {"btime", "binc"}};
         out_line(u->out, "info string go: no %s for the side to move; searching as with %s %lld %s %lld",
                  name[us][0], name[us][0], (long long)lim.time[us], name[us][1], (long long)lim.inc[us]);
