@@ -64,21 +64,16 @@ static void test_overhead_fair_share(void **state)
     assert_true(tm.optimum == (60000 - 30 * 35) / 35);
 }
 
-/* UCI go with a clock, but not the mover's: a message, and a move within
- * a budget drawn from what was given (it searched until stop). */
-static void test_go_other_clock_uci(void **state)
+/* Each go after its position answers with a bestmove within 6 s, having
+ * said what it was told to say. */
+typedef struct {
+    const char *position, *go, *want;
+} GoCase;
+
+static void expect_go_answers(const GoCase *cases, size_t n)
 {
-    (void)state;
-    static const struct {
-        const char *fen, *go, *want;
-    } cases[] = {
-        {"startpos", "go btime 2000", "info string go: no wtime"},
-        {"startpos", "go winc 300", "info string go: no wtime"},
-        {"startpos", "go binc 300 btime 1000", "info string go: no wtime"},
-        {"startpos moves h2e2", "go wtime 2000 winc 100", "info string go: no btime"},
-    };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        ep_send(&ep, "position %s", cases[i].fen);
+    for (size_t i = 0; i < n; i++) {
+        ep_send(&ep, "position %s", cases[i].position);
         ep_send(&ep, "%s", cases[i].go);
         const char *l = ep_expect(&ep, "bestmove", 6000 * ep_slow(), ep.log, sizeof ep.log);
         if (!l) {
@@ -90,35 +85,33 @@ static void test_go_other_clock_uci(void **state)
     }
 }
 
+/* UCI go with a clock, but not the mover's: a message, and a move within
+ * a budget drawn from what was given (it searched until stop). */
+static void test_go_other_clock_uci(void **state)
+{
+    (void)state;
+    static const GoCase cases[] = {
+        {"startpos", "go btime 2000", "info string go: no wtime"},
+        {"startpos", "go winc 300", "info string go: no wtime"},
+        {"startpos", "go binc 300 btime 1000", "info string go: no wtime"},
+        {"startpos moves h2e2", "go wtime 2000 winc 100", "info string go: no btime"},
+    };
+    expect_go_answers(cases, sizeof cases / sizeof cases[0]);
+}
+
 /* The same in UCCI (times in seconds): "go opptime 2" once searched until
  * stop, and "go increment 0.3" too. */
 static void test_go_other_clock_ucci(void **state)
 {
     (void)state;
-    static const struct {
-        const char *go, *want;
-    } cases[] = {
-        {"go opptime 2", "no 'time' for the side to move; searching as with time 2.000 increment 0.000"},
-        {"go increment 0.3", "searching as with time 0.300 increment 0.300"},
-        {"go oppincrement 0.3 opptime 1", "searching as with time 1.000 increment 0.300"},
+    static const GoCase cases[] = {
+        {"startpos", "go opptime 2", "no 'time' for the side to move; searching as with time 2.000 increment 0.000"},
+        {"startpos", "go increment 0.3", "searching as with time 0.300 increment 0.300"},
+        {"startpos", "go oppincrement 0.3 opptime 1", "searching as with time 1.000 increment 0.300"},
+        /* with a depth, an increment alone is only ignored */
+        {"startpos", "go depth 3 increment 0.3", "'increment' without 'time'"},
     };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        ep_send(&ep, "position startpos");
-        ep_send(&ep, "%s", cases[i].go);
-        const char *l = ep_expect(&ep, "bestmove", 6000 * ep_slow(), ep.log, sizeof ep.log);
-        if (!l) {
-            ep_send(&ep, "stop");
-            fail_msg("'%s': no bestmove within 6 s", cases[i].go);
-        }
-        limits_expect_in_log(&ep, cases[i].want);
-        ep.log[0] = 0;
-    }
-    /* with a depth, an increment alone is only ignored */
-    ep_send(&ep, "position startpos");
-    ep_send(&ep, "go depth 3 increment 0.3");
-    if (!ep_expect(&ep, "bestmove", 6000 * ep_slow(), ep.log, sizeof ep.log))
-        fail_msg("go depth 3 increment 0.3: no bestmove");
-    limits_expect_in_log(&ep, "'increment' without 'time'");
+    expect_go_answers(cases, sizeof cases / sizeof cases[0]);
 }
 
 /* A search stopped before depth 1 completes (here by a node limit of 1;
