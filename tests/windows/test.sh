@@ -40,6 +40,16 @@ if ! "${WINE[@]}" --version >"$OUT/version.txt" 2>"$OUT/wine-start.txt"; then
 fi
 say "$(tr -d '\r' <"$OUT/version.txt") under $(wine --version 2>/dev/null)"
 
+# One wineserver for the whole run.  The tests start a hundred Wine processes
+# one after another; a server left to exit on its own (a few seconds after
+# its last client) races the next one to start, which then dies at once with
+# "wine client error: recvmsg: Connection reset by peer", failing whichever
+# test it was.  A persistent server has no such window; it goes at exit.
+WINESERVER=$(command -v wineserver || echo /usr/lib/wine/wineserver64)
+"$WINESERVER" -w
+"$WINESERVER" -p </dev/null >/dev/null 2>&1
+trap '"$WINESERVER" -k 2>/dev/null' EXIT
+
 # ---- 1. the protocol tests ----
 say "protocol tests (uci, ucci, cecp groups) against wine chuhan.exe"
 if CHUHAN_TEST_SLOW=${CHUHAN_TEST_SLOW:-3} CHUHAN_BIN=$WRAPPER CHUHAN_DATA=tests/data \
