@@ -1,9 +1,6 @@
 #include "timeman.h"
 
-#include <math.h>
 #include <string.h>
-
-#include "params.h"
 
 void limits_clear(SearchLimits *limits)
 {
@@ -48,19 +45,4 @@ void tm_init(TimeMan *tm, const SearchLimits *limits, int us, int64_t overhead, 
     tm->maximum = min64(mtg == 1 ? cap : tm->optimum * 5, cap);
     if (tm->optimum < 1)
         tm->optimum = 1;
-}
-
-static double clampd(double x, double lo, double hi) { return x < lo ? lo : x > hi ? hi : x; }
-
-/* Three reasons to think longer than the optimum, or shorter: a best move
- * that keeps changing has not been settled; a falling score means the
- * search is finding trouble that more depth may dodge; and when the best
- * move took most of the root's nodes, the others were refuted quickly,
- * while an even spread means rivals that were hard to refute. */
-double tm_stop_factor(double instability, int score_drop, double best_share)
-{
-    double unstable = fmin(TM_UNSTABLE_BASE + TM_UNSTABLE_STEP * instability, TM_UNSTABLE_MAX);
-    double falling = clampd(1.0 + (double)score_drop / TM_FALL_SCALE, TM_FALL_MIN, TM_FALL_MAX);
-    double effort = TM_EFFORT_BASE - clampd(best_share, 0.0, 1.0);
-    return unstable * falling * effort;
 }

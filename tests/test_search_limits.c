@@ -64,29 +64,6 @@ static void test_overhead_fair_share(void **state)
     assert_true(tm.optimum == (60000 - 30 * 35) / 35);
 }
 
-/* When to stop after an iteration: longer for a best move that keeps
- * changing, for a falling score and for a best move that took a small
- * share of the root's nodes; shorter for the opposites; always bounded. */
-static void test_stop_factor(void **state)
-{
-    (void)state;
-    double steady = tm_stop_factor(0, 0, 0.8);
-    assert_true(steady > 0.5 && steady < 1.2);
-    assert_true(tm_stop_factor(1.5, 0, 0.8) > steady);
-    assert_true(tm_stop_factor(100, 0, 0.8) == tm_stop_factor(1000, 0, 0.8)); /* capped */
-    assert_true(tm_stop_factor(0, 60, 0.8) > steady);
-    assert_true(tm_stop_factor(0, -60, 0.8) < steady);
-    assert_true(tm_stop_factor(0, 30000, 0.8) == tm_stop_factor(0, 1000, 0.8));   /* a mate found against */
-    assert_true(tm_stop_factor(0, -30000, 0.8) == tm_stop_factor(0, -1000, 0.8)); /* or for */
-    assert_true(tm_stop_factor(0, 0, 0.98) < steady);
-    assert_true(tm_stop_factor(0, 0, 0.4) > steady);
-    /* shares outside 0..1 (a search stopped between the counts) are clamped */
-    assert_true(tm_stop_factor(0, 0, 7.0) == tm_stop_factor(0, 0, 1.0));
-    assert_true(tm_stop_factor(0, 0, -1.0) == tm_stop_factor(0, 0, 0.0));
-    double lo = tm_stop_factor(0, -30000, 1.0), hi = tm_stop_factor(1000, 30000, 0.0);
-    assert_true(lo > 0.3 && hi < 6.0);
-}
-
 /* Each go after its position answers with a bestmove within 6 s, having
  * said what it was told to say. */
 typedef struct {
@@ -539,7 +516,6 @@ const struct CMUnitTest *search_limits_tests(size_t *count)
     static const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_time_manager_extremes),
         cmocka_unit_test(test_overhead_fair_share),
-        cmocka_unit_test(test_stop_factor),
         PROTO_TEST(test_go_other_clock_uci, limits_setup_uci),
         PROTO_TEST(test_go_other_clock_ucci, limits_setup_ucci),
         PROTO_TEST(test_stop_before_depth_one, limits_setup_uci),
