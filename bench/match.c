@@ -48,6 +48,41 @@ static void progress_line(Match *m, const GameRecord *rec)
     fflush(cfg->out);
 }
 
+/* A game's lowest time left, kept for the quantiles (under m->lock); out
+ * of memory loses it from them. */
+static void add_low(Match *m, int e, int64_t low)
+{
+    if (m->nlows[e] == m->caplows[e]) {
+        long cap = m->caplows[e] ? 2 * m->caplows[e] : 256;
+        int64_t *p = realloc(m->lows[e], sizeof *p * (size_t)cap);
+        if (!p)
+            return;
+        m->lows[e] = p;
+        m->caplows[e] = cap;
+    }
+    m->lows[e][m->nlows[e]++] = low;
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* The lowest clocks' median and 1st percentile into the result. */
+static void clock_quantiles(Match *m)
+{
+    for (int e = 0; e < m->cfg->nengines; e++) {
+        long n = m->nlows[e];
+        m->res->clock_games[e] = n;
+        if (n == 0)
+            continue;
+        qsort(m->lows[e], (size_t)n, sizeof *m->lows[e], cmp_i64);
+        m->res->low_median_ms[e] = m->lows[e][n / 2];
+        m->res->low_p01_ms[e] = m->lows[e][n / 100];
+    }
+}
+
 void match_record_game(Match *m, GameRecord *rec)
 {
     MatchResult *r = m->res;
@@ -67,6 +102,15 @@ void match_record_game(Match *m, GameRecord *rec)
         r->draws++;
         r->wdl[red][black][1]++;
         r->wdl[black][red][1]++;
+    }
+    for (int c = 0; c < 2; c++) {
+        int e = c == RED ? red : black;
+        r->timed_moves[e] += rec->timed_moves[c];
+        r->late_moves[e] += rec->late_moves[c];
+        if (rec->late_worst_ms[c] > r->late_worst_ms[e])
+            r->late_worst_ms[e] = rec->late_worst_ms[c];
+        if (rec->clocked[c] && rec->timed_moves[c] > 0)
+            add_low(m, e, rec->low_ms[c]);
     }
     if (m->cfg->sprt) {
         const long *s = r->wdl[0][1];
@@ -268,6 +312,7 @@ bool match_run(const MatchConfig *cfg, MatchResult *res, char *err, size_t errle
     }
 out:
     match_ranks_end(m, ok ? NULL : err);
+    clock_quantiles(m);
     if (workers)
         for (int i = 0; i < nworkers; i++)
             worker_free(&workers[i]);
@@ -283,6 +328,8 @@ out:
     free(m->openings);
     free(m->order);
     book_free(m->book);
+    for (int e = 0; e < MATCH_MAX_ENGINES; e++)
+        free(m->lows[e]);
     pthread_mutex_destroy(&m->lock);
     free(m);
     return ok;
@@ -366,6 +413,18 @@ void match_print_summary(FILE *out, const MatchConfig *cfg, const MatchResult *r
             any = true;
         }
     fprintf(out, "%s\n", any ? "" : " none");
+    for (int e = 0; e < cfg->nengines; e++) {
+        if (!res->timed_moves[e])
+            continue;
+        fprintf(out, "Time of %s: %ld moves, %ld over the time left by at most the %lld ms margin", cfg->engines[e].name,
+                res->timed_moves[e], res->late_moves[e], (long long)cfg->engines[e].limits.margin_ms);
+        if (res->late_moves[e])
+            fprintf(out, " (worst +%lld ms)", (long long)res->late_worst_ms[e]);
+        if (res->clock_games[e])
+            fprintf(out, "; lowest clock of a game: median %lld ms, 1st percentile %lld ms",
+                    (long long)res->low_median_ms[e], (long long)res->low_p01_ms[e]);
+        fprintf(out, "\n");
+    }
     fflush(out);
 }
 

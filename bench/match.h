@@ -75,6 +75,16 @@ typedef struct {
     long verdict_games;                                /* games counted when it was reached */
     double verdict_llr;                                /* the LLR then */
     double seconds;
+    /* The clock, per engine.  A move over the time left (or the move time)
+     * by no more than the margin is not forfeited, but a GUI without a
+     * margin would forfeit it: counted here. */
+    long timed_moves[MATCH_MAX_ENGINES];      /* moves made on a clock or a move time */
+    long late_moves[MATCH_MAX_ENGINES];       /* of them, over the time by at most the margin */
+    int64_t late_worst_ms[MATCH_MAX_ENGINES]; /* the largest such overrun */
+    long clock_games[MATCH_MAX_ENGINES];      /* games played on a clock, for the two below */
+    /* The lowest time left in a game (after a move, before its increment):
+     * the median and the 1st percentile over the games. */
+    int64_t low_median_ms[MATCH_MAX_ENGINES], low_p01_ms[MATCH_MAX_ENGINES];
 } MatchResult;
 
 void match_config_default(MatchConfig *cfg);

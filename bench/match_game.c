@@ -55,6 +55,11 @@ void match_play_game(Worker *w, long g, GameRecord *rec)
     rec->black = side_engine[BLACK];
     rec->result = GAME_ONGOING;
     rec->reason[0] = 0;
+    for (int c = 0; c < 2; c++) {
+        rec->timed_moves[c] = rec->late_moves[c] = 0;
+        rec->late_worst_ms[c] = rec->low_ms[c] = 0;
+        rec->clocked[c] = false;
+    }
     match_text_clear(&rec->pgn);
 
     static const int OPENING_MAX = 512;
@@ -127,6 +132,8 @@ void match_play_game(Worker *w, long g, GameRecord *rec)
         inc[c] = l->clock ? l->inc_ms : 0;
         if (l->clock && l->base_ms == 0)
             time_left[c] = l->inc_ms; /* increment-only: the first move gets one increment */
+        rec->clocked[c] = l->clock;
+        rec->low_ms[c] = time_left[c];
     }
     bool first_engine_move = true;
     while (result == GAME_ONGOING) {
@@ -163,6 +170,17 @@ void match_play_game(Worker *w, long g, GameRecord *rec)
                 snprintf(rec->reason, sizeof rec->reason, "%s (%s) gave no move within %lld ms", who, spec->name,
                          (long long)l->timeout_ms);
             break;
+        }
+        if (timed) {
+            int64_t over = reply.elapsed_ms - (l->clock ? time_left[stm] : l->movetime_ms);
+            rec->timed_moves[stm]++;
+            if (over > 0 && over <= l->margin_ms) {
+                rec->late_moves[stm]++;
+                if (over > rec->late_worst_ms[stm])
+                    rec->late_worst_ms[stm] = over;
+            }
+            if (l->clock && -over < rec->low_ms[stm])
+                rec->low_ms[stm] = -over;
         }
         if (l->clock) {
             if (reply.elapsed_ms > time_left[stm] + l->margin_ms) {

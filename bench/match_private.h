@@ -32,6 +32,11 @@ typedef struct {
     GameResult result;
     Termination term;
     char reason[384];
+    /* the clock, by colour (see MatchResult) */
+    long timed_moves[2], late_moves[2];
+    int64_t late_worst_ms[2];
+    bool clocked[2];
+    int64_t low_ms[2]; /* lowest time left after a move, when clocked */
     Text pgn;
 } GameRecord;
 
@@ -59,6 +64,8 @@ typedef struct Match {
     long next_write;
     bool pgn_error;
     int64_t t0;
+    int64_t *lows[MATCH_MAX_ENGINES]; /* each clocked game's lowest time left, by engine */
+    long nlows[MATCH_MAX_ENGINES], caplows[MATCH_MAX_ENGINES];
 } Match;
 
 typedef struct {

@@ -38,6 +38,8 @@ typedef struct {
     int64_t index;
     int32_t red, black, result, term;
     char reason[384];
+    int64_t timed_moves[2], late_moves[2], late_worst_ms[2], low_ms[2];
+    int32_t clocked[2];
 } RecordHead;
 
 struct MatchRanks {
@@ -136,6 +138,13 @@ static void take_result(MatchRanks *r, int from, const char *msg, long len)
     rec.term = h.term >= 0 && h.term < TERM_NB ? (Termination)h.term : TERM_CRASH;
     memcpy(rec.reason, h.reason, sizeof rec.reason);
     rec.reason[sizeof rec.reason - 1] = 0;
+    for (int c = 0; c < 2; c++) {
+        rec.timed_moves[c] = (long)h.timed_moves[c];
+        rec.late_moves[c] = (long)h.late_moves[c];
+        rec.late_worst_ms[c] = h.late_worst_ms[c];
+        rec.low_ms[c] = h.low_ms[c];
+        rec.clocked[c] = h.clocked[c] != 0;
+    }
     size_t n = (size_t)len - sizeof h;
     rec.pgn.s = malloc(n + 1);
     if (rec.pgn.s) {
@@ -351,6 +360,13 @@ void match_ranks_finished(Match *m, GameRecord *rec)
     h.result = (int32_t)rec->result;
     h.term = (int32_t)rec->term;
     memcpy(h.reason, rec->reason, sizeof h.reason);
+    for (int c = 0; c < 2; c++) {
+        h.timed_moves[c] = rec->timed_moves[c];
+        h.late_moves[c] = rec->late_moves[c];
+        h.late_worst_ms[c] = rec->late_worst_ms[c];
+        h.low_ms[c] = rec->low_ms[c];
+        h.clocked[c] = rec->clocked[c];
+    }
     memcpy(msg, &h, sizeof h);
     if (n)
         memcpy(msg + sizeof h, rec->pgn.s, n);

@@ -408,6 +408,49 @@ static void test_match_time_forfeit(void **state)
                      "loses on time", 2, 100, 5000);
 }
 
+/* A move over the time left by less than the margin is not forfeited but
+ * counted, with the game's lowest clock, and the summary says so. */
+static void test_match_late_move_counted(void **state)
+{
+    (void)state;
+    static MatchConfig cfg;
+    static MatchResult res;
+    write_script("late.sh", HANDSHAKE "    go*) n=$((n+1)); if [ $n = 1 ]; then sleep 0.3; echo 'bestmove h2e2';"
+                                      " else echo 'bestmove a0a0'; fi;;\n  esac\ndone\n");
+    match_config_default(&cfg);
+    cfg.nengines = 0;
+    engine(&cfg, tmp_path("late.sh"), "Late"); /* red in the one game */
+    cfg.engines[0].limits.clock = true;
+    cfg.engines[0].limits.base_ms = 100;
+    cfg.engines[0].limits.inc_ms = 2000;
+    cfg.engines[0].limits.margin_ms = 2000;
+    chuhan(&cfg, "Chuhan", 1);
+    cfg.games = 1;
+    run_match(&cfg, &res);
+    assert_int_equal(res.games, 1);
+    assert_int_equal(res.terminations[TERM_ILLEGAL], 1); /* the second move, a0a0 */
+    assert_int_equal(res.timed_moves[0], 2);
+    assert_int_equal(res.late_moves[0], 1);
+    assert_in_range(res.late_worst_ms[0], 150, 2000); /* 300 ms asleep on a 100 ms clock */
+    assert_int_equal(res.clock_games[0], 1);
+    assert_true(res.low_median_ms[0] == -res.late_worst_ms[0]);
+    assert_true(res.low_p01_ms[0] == res.low_median_ms[0]);
+    assert_int_equal(res.timed_moves[1], 0); /* Chuhan plays by depth */
+    assert_int_equal(res.clock_games[1], 0);
+
+    char text[2048] = "";
+    FILE *f = fmemopen(text, sizeof text - 1, "w");
+    assert_non_null(f);
+    match_print_summary(f, &cfg, &res);
+    fclose(f);
+    char want[160];
+    snprintf(want, sizeof want, "Time of Late: 2 moves, 1 over the time left by at most the 2000 ms margin (worst +%lld ms)",
+             (long long)res.late_worst_ms[0]);
+    if (!strstr(text, want))
+        fail_msg("summary without '%s':\n%s", want, text);
+    assert_null(strstr(text, "Time of Chuhan"));
+}
+
 static void test_match_flood(void **state)
 {
     (void)state;
@@ -575,6 +618,7 @@ const struct CMUnitTest *match_tests(size_t *count)
         cmocka_unit_test_setup_teardown(test_match_stall, make_tmpdir, remove_tmpdir),
         cmocka_unit_test_setup_teardown(test_match_chatter, make_tmpdir, remove_tmpdir),
         cmocka_unit_test_setup_teardown(test_match_time_forfeit, make_tmpdir, remove_tmpdir),
+        cmocka_unit_test_setup_teardown(test_match_late_move_counted, make_tmpdir, remove_tmpdir),
         cmocka_unit_test_setup_teardown(test_match_flood, make_tmpdir, remove_tmpdir),
         cmocka_unit_test_setup_teardown(test_match_long_lines, make_tmpdir, remove_tmpdir),
         cmocka_unit_test_setup_teardown(test_match_no_handshake, make_tmpdir, remove_tmpdir),
