@@ -49,6 +49,7 @@ void search_iterate(SearchThread *th)
     int best_value = -VALUE_INFINITE;
     double best_move_instability = 0;
     Move last_best = MOVE_NONE;
+    int depth_score[MAX_PLY]; /* the main thread's best score of each completed depth */
 
     for (th->root_depth = 1; th->root_depth <= max_depth && !search_stopped(th); th->root_depth++) {
         /* Lazy SMP: helpers skip some depths, so that threads spread over
@@ -123,10 +124,12 @@ void search_iterate(SearchThread *th)
         if (th->root_moves[0].move != last_best)
             best_move_instability += 1.0;
         last_best = th->root_moves[0].move;
+        depth_score[th->root_depth] = best_value;
         if (sh->tm.use_time && !sh->limits.movetime && !search_stopped(th)) {
-            double factor = 0.6 + 0.6 * best_move_instability;
-            if (factor > 2.2)
-                factor = 2.2;
+            int drop = th->root_depth > 3 ? depth_score[th->root_depth - 3] - best_value : 0;
+            uint64_t nodes = atomic_load_explicit(&th->nodes, memory_order_relaxed);
+            double share = nodes ? (double)th->root_moves[0].effort / (double)nodes : 1.0;
+            double factor = tm_stop_factor(best_move_instability, drop, share);
             int64_t elapsed = tm_elapsed(&sh->tm, now_ms());
             bool forced = th->root_count == 1;
             if (forced || elapsed > (int64_t)((double)sh->tm.optimum * factor))

@@ -74,4 +74,18 @@ enum { SEARCH_TUNABLES(SEARCH_TUNABLE_CONSTANT) };
 #define CORR_WEIGHT_SCALE 1024 /* a new result weighs min(depth^2 + 2 depth + 1, 128) of this */
 #define CORR_MAX (64 * CORR_GRAIN) /* at most 64 cp per table */
 
+/* Time management, after each iteration (search/timeman.c): think on while
+ * the time used is below optimum x the product of three factors. */
+#define TM_UNSTABLE_BASE 1.0 /* a best move that has not changed lately */
+#define TM_UNSTABLE_STEP 0.6 /* per change of the best move, halved each iteration */
+#define TM_UNSTABLE_MAX 2.2
+#define TM_FALL_SCALE 150 /* a score fallen by this many cp over 3 iterations: twice the time */
+#define TM_FALL_MIN 0.75  /* a rising score: less time, down to this */
+#define TM_FALL_MAX 1.5
+#define TM_EFFORT_BASE 1.6 /* minus the best move's share of the root's nodes */
+/* Without moves-to-go, a move's optimum and maximum are at most the clock
+ * divided by these (search/timeman.c: the reserve). */
+#define TM_RESERVE_OPTIMUM_DIV 5
+#define TM_RESERVE_MAXIMUM_DIV 3
+
 #endif

@@ -551,6 +551,7 @@ static int search(SearchThread *th, Stack *ss, int alpha, int beta, int depth, b
         ss->moved_piece = moved_piece;
         ss->cont_hist = &th->cont_history[moved_piece][move_to(move)];
         tt_prefetch(sh->tt, pos_key_after(pos, move));
+        uint64_t nodes_before = atomic_load_explicit(&th->nodes, memory_order_relaxed);
         do_move(th, move);
 
         int value;
@@ -588,6 +589,7 @@ static int search(SearchThread *th, Stack *ss, int alpha, int beta, int depth, b
             for (int i = 0; i < th->root_count; i++)
                 if (th->root_moves[i].move == move)
                     rm = &th->root_moves[i];
+            rm->effort += atomic_load_explicit(&th->nodes, memory_order_relaxed) - nodes_before;
             rm->average_score = rm->average_score == -VALUE_INFINITE ? value : (2 * value + rm->average_score) / 3;
             if (move_count == 1 || value > alpha) {
                 rm->score = value;

@@ -63,6 +63,7 @@ typedef struct {
     int score, previous_score, average_score;
     int seldepth;
     int pv_len;
+    uint64_t effort; /* nodes this thread spent under the move, all depths */
     Move pv[MAX_PLY];
 } RootMove;
 

@@ -1,6 +1,9 @@
 #include "timeman.h"
 
+#include <math.h>
 #include <string.h>
+
+#include "params.h"
 
 void limits_clear(SearchLimits *limits)
 {
@@ -43,6 +46,31 @@ void tm_init(TimeMan *tm, const SearchLimits *limits, int us, int64_t overhead, 
         cap = max64(1, time * 9 / 10 - overhead);
     tm->optimum = min64(avail / mtg, cap);
     tm->maximum = min64(mtg == 1 ? cap : tm->optimum * 5, cap);
+    /* A clock with an increment and no moves-to-go is never refilled:
+     * counting the increment 34 times makes the optimum exceed the time
+     * left once it is down to a few increments, and the engine then lives
+     * at the bottom of its clock, where a late stop is a loss.  Keep a
+     * reserve: a move's optimum is at most a fifth of the clock and its
+     * maximum a third, so the clock settles at several increments. */
+    if (limits->movestogo <= 0) {
+        tm->optimum = min64(tm->optimum, time / TM_RESERVE_OPTIMUM_DIV);
+        tm->maximum = min64(tm->maximum, time / TM_RESERVE_MAXIMUM_DIV);
+    }
     if (tm->optimum < 1)
         tm->optimum = 1;
+}
+
+static double clampd(double x, double lo, double hi) { return x < lo ? lo : x > hi ? hi : x; }
+
+/* Three reasons to think longer than the optimum, or shorter: a best move
+ * that keeps changing has not been settled; a falling score means the
+ * search is finding trouble that more depth may dodge; and when the best
+ * move took most of the root's nodes, the others were refuted quickly,
+ * while an even spread means rivals that were hard to refute. */
+double tm_stop_factor(double instability, int score_drop, double best_share)
+{
+    double unstable = fmin(TM_UNSTABLE_BASE + TM_UNSTABLE_STEP * instability, TM_UNSTABLE_MAX);
+    double falling = clampd(1.0 + (double)score_drop / TM_FALL_SCALE, TM_FALL_MIN, TM_FALL_MAX);
+    double effort = TM_EFFORT_BASE - clampd(best_share, 0.0, 1.0);
+    return unstable * falling * effort;
 }

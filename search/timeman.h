@@ -16,6 +16,12 @@ typedef struct {
 
 /* Set up for side `us`; overhead is the Move Overhead option in ms. */
 void tm_init(TimeMan *tm, const SearchLimits *limits, int us, int64_t overhead, int64_t start);
+/* After an iteration: how many optimums of time to have used before not
+ * starting the next one.  instability counts the best move's changes
+ * (halved each iteration), score_drop is how many cp the best score fell
+ * over the last iterations (negative when it rose), best_share the best
+ * move's share of the nodes searched at the root. */
+double tm_stop_factor(double instability, int score_drop, double best_share);
 static inline int64_t tm_elapsed(const TimeMan *tm, int64_t now) { return now - tm->start; }
 
 #endif

@@ -64,6 +64,58 @@ static void test_overhead_fair_share(void **state)
     assert_true(tm.optimum == (60000 - 30 * 35) / 35);
 }
 
+/* When to stop after an iteration: longer for a best move that keeps
+ * changing, for a falling score and for a best move that took a small
+ * share of the root's nodes; shorter for the opposites; always bounded. */
+static void test_stop_factor(void **state)
+{
+    (void)state;
+    double steady = tm_stop_factor(0, 0, 0.8);
+    assert_true(steady > 0.5 && steady < 1.2);
+    assert_true(tm_stop_factor(1.5, 0, 0.8) > steady);
+    assert_true(tm_stop_factor(100, 0, 0.8) == tm_stop_factor(1000, 0, 0.8)); /* capped */
+    assert_true(tm_stop_factor(0, 60, 0.8) > steady);
+    assert_true(tm_stop_factor(0, -60, 0.8) < steady);
+    assert_true(tm_stop_factor(0, 30000, 0.8) == tm_stop_factor(0, 1000, 0.8));   /* a mate found against */
+    assert_true(tm_stop_factor(0, -30000, 0.8) == tm_stop_factor(0, -1000, 0.8)); /* or for */
+    assert_true(tm_stop_factor(0, 0, 0.98) < steady);
+    assert_true(tm_stop_factor(0, 0, 0.4) > steady);
+    /* shares outside 0..1 (a search stopped between the counts) are clamped */
+    assert_true(tm_stop_factor(0, 0, 7.0) == tm_stop_factor(0, 0, 1.0));
+    assert_true(tm_stop_factor(0, 0, -1.0) == tm_stop_factor(0, 0, 0.0));
+    double lo = tm_stop_factor(0, -30000, 1.0), hi = tm_stop_factor(1000, 30000, 0.0);
+    assert_true(lo > 0.3 && hi < 6.0);
+}
+
+/* An engine that thinks every move to its maximum, and is 15 ms late each
+ * time besides, still keeps a reserve of its clock under an increment:
+ * the lowest time left after a move stays above half an increment, over
+ * a game far longer than any real one.  (Without the reserve the clock
+ * ran down to nothing at 5+0.05, and a late stop lost on time.) */
+static void test_clock_reserve(void **state)
+{
+    (void)state;
+    static const int64_t bases[] = {5000, 10000, 60000, 300};
+    static const int64_t incs[] = {50, 100, 1000, 100};
+    for (size_t k = 0; k < sizeof bases / sizeof bases[0]; k++) {
+        int64_t clock = bases[k], lowest = clock;
+        for (int move = 0; move < 300; move++) {
+            SearchLimits lim;
+            limits_clear(&lim);
+            lim.time[RED] = clock;
+            lim.inc[RED] = incs[k];
+            TimeMan tm;
+            tm_init(&tm, &lim, RED, 30, 0);
+            clock -= tm.maximum + 15;
+            if (clock < lowest)
+                lowest = clock;
+            clock += incs[k];
+        }
+        if (lowest < incs[k] / 2)
+            fail_msg("%lld+%lld: the clock fell to %lld ms", (long long)bases[k], (long long)incs[k], (long long)lowest);
+    }
+}
+
 /* Each go after its position answers with a bestmove within 6 s, having
  * said what it was told to say. */
 typedef struct {
@@ -516,6 +568,8 @@ const struct CMUnitTest *search_limits_tests(size_t *count)
     static const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_time_manager_extremes),
         cmocka_unit_test(test_overhead_fair_share),
+        cmocka_unit_test(test_clock_reserve),
+        cmocka_unit_test(test_stop_factor),
         PROTO_TEST(test_go_other_clock_uci, limits_setup_uci),
         PROTO_TEST(test_go_other_clock_ucci, limits_setup_ucci),
         PROTO_TEST(test_stop_before_depth_one, limits_setup_uci),
