@@ -120,6 +120,11 @@ void search_iterate(SearchThread *th)
             && th->root_depth >= 2 * (VALUE_MATE - abs(best_value)) + 10)
             search_stop_when_allowed(sh);
 
+        /* A soft node limit: the move and its score come from one whole
+         * iteration (training data wants both to agree). */
+        if (sh->limits.soft_nodes && search_nodes(sh) >= sh->limits.soft_nodes)
+            search_stop_when_allowed(sh);
+
         /* Time: stop early when the best move is stable, later when not. */
         if (th->root_moves[0].move != last_best)
             best_move_instability += 1.0;

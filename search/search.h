@@ -17,6 +17,7 @@ typedef struct {
     int movestogo;
     int depth;        /* 0: none */
     uint64_t nodes;   /* 0: none */
+    uint64_t soft_nodes; /* 0: none; else no iteration starts past this many nodes (nodes stays the hard cap) */
     int64_t movetime; /* ms, 0: none */
     int mate;         /* moves, 0: none */
     bool infinite, ponder;

@@ -125,6 +125,41 @@ static void test_nodes_limit(void **state)
     engine_free(e);
 }
 
+/* A soft node limit ends the search at the end of the iteration that passed
+ * it: the move is the last whole iteration's, and the search is exactly a
+ * search to that depth (one thread is deterministic). */
+static void test_soft_nodes_limit(void **state)
+{
+    (void)state;
+    char err[256];
+    Engine *e = new_engine();
+    assert_true(engine_set_position(e, NULL, NULL, 0, false, err, sizeof err));
+    EngineLimits lim;
+    limits_clear(&lim);
+    lim.soft_nodes = 20000;
+    cap.have_info = false;
+    engine_go(e, &lim);
+    engine_wait(e);
+    assert_true(cap.have_info);
+    EngineInfo soft = cap.last;
+    Move soft_best = cap.best;
+    assert_true(soft.nodes >= 20000);
+    assert_int_equal(soft.bound, BOUND_EXACT);
+    assert_int_equal(soft.pv[0], soft_best);
+    engine_free(e);
+    /* the same search to that depth, from a fresh engine */
+    e = new_engine();
+    search_depth(e, START_FEN, soft.depth);
+    assert_int_equal(cap.last.nodes, soft.nodes);
+    assert_int_equal(cap.best, soft_best);
+    /* and one depth less had not yet passed the limit */
+    engine_free(e);
+    e = new_engine();
+    search_depth(e, START_FEN, soft.depth - 1);
+    assert_true(cap.last.nodes < 20000);
+    engine_free(e);
+}
+
 /* With several threads the node limit holds too: no depth is reported as
  * completed long after the threads together passed it. */
 static void test_nodes_limit_threads(void **state)
@@ -695,7 +730,7 @@ const struct CMUnitTest *search_tests(size_t *count)
         cmocka_unit_test(test_matebench_tiny_suite),
         cmocka_unit_test(test_no_legal_move_is_a_loss),
         cmocka_unit_test(test_bestmove_legal_in_bench_positions),
-        cmocka_unit_test(test_nodes_limit),
+        cmocka_unit_test(test_nodes_limit), cmocka_unit_test(test_soft_nodes_limit),
         cmocka_unit_test(test_nodes_limit_threads),
         cmocka_unit_test(test_self_play),
         cmocka_unit_test(test_bench_deterministic),
