@@ -30,10 +30,19 @@
  * whose positions teach little), and drawn after MAX_GAME_PLIES. */
 #define ADJ_SCORE 2000
 #define ADJ_PLIES 6
+/* Past DRAW_ADJ_PLY, a game whose searches stay within DRAW_ADJ_SCORE of
+ * level for DRAW_ADJ_PLIES plies is drawn: the shuffles that end by the
+ * 60-move rule teach nothing their first plies did not. */
+#define DRAW_ADJ_PLY 100
+#define DRAW_ADJ_SCORE 10
+#define DRAW_ADJ_PLIES 20
 #define FLUSH_RECORDS 8192
+/* The hard node cap of a search, in soft limits (--nodes). */
+#define SOFT_NODES_CAP 8
 
 typedef struct {
     const char *out;
+    const char *eval_file; /* NULL: the engine's default evaluation */
     long target, nodes, threads, book_plies, random_plies, max_plies;
     uint64_t seed;
     const Book *book;
@@ -129,10 +138,13 @@ static void play_game(Worker *w, Engine *e, Referee *ref, uint64_t *rng, NnueRec
         result = referee_play(ref, m, NULL, reason, sizeof reason);
         engine_push_move(e, m);
     }
-    int n = 0, adj_side = -1, adj_count = 0;
+    int n = 0, adj_side = -1, adj_count = 0, level_count = 0;
     EngineLimits limits;
     limits_clear(&limits);
-    limits.nodes = (uint64_t)dg->nodes;
+    /* the iteration that passes --nodes is finished (its move and score
+     * agree), within a hard cap for the rare iteration that explodes */
+    limits.soft_nodes = (uint64_t)dg->nodes;
+    limits.nodes = (uint64_t)dg->nodes * SOFT_NODES_CAP;
     while (result == GAME_ONGOING) {
         const Position *pos = referee_position(ref);
         if (referee_plies(ref) >= dg->max_plies) {
@@ -154,9 +166,12 @@ static void play_game(Worker *w, Engine *e, Referee *ref, uint64_t *rng, NnueRec
         int side = red >= ADJ_SCORE || (decided && red > 0) ? RED : red <= -ADJ_SCORE || (decided && red < 0) ? BLACK : -1;
         adj_count = side >= 0 && side == adj_side ? adj_count + 1 : side >= 0;
         adj_side = side;
+        level_count = !decided && abs(score) <= DRAW_ADJ_SCORE ? level_count + 1 : 0;
         result = referee_play(ref, w->best, NULL, reason, sizeof reason);
         if (result == GAME_ONGOING && adj_count >= ADJ_PLIES)
             result = adj_side == RED ? GAME_RED_WINS : GAME_BLACK_WINS;
+        if (result == GAME_ONGOING && level_count >= DRAW_ADJ_PLIES && referee_plies(ref) >= DRAW_ADJ_PLY)
+            result = GAME_DRAW;
         if (!engine_push_move(e, w->best))
             break;
     }
@@ -165,6 +180,9 @@ static void play_game(Worker *w, Engine *e, Referee *ref, uint64_t *rng, NnueRec
     int red_result = result == GAME_RED_WINS ? 1 : result == GAME_BLACK_WINS ? -1 : 0;
     for (int i = 0; i < n; i++)
         recs[i].b[30] = (uint8_t)((recs[i].b[31] == RED ? red_result : -red_result) + 1);
+    /* the trainer holds out whole games: it finds where each begins */
+    if (n)
+        nnue_record_mark_game_start(&recs[0]);
     pthread_mutex_lock(&dg->lock);
     for (int i = 0; i < n && dg->npending < FLUSH_RECORDS * 2; i++)
         dg->pending[dg->npending++] = recs[i];
@@ -194,7 +212,8 @@ static void *worker_main(void *arg)
     /* under mpirun each rank plays its own games: no search of the job's */
     if (e)
         engine_use_ranks(e, false);
-    if (!e || !ref || !recs || !engine_set_option(e, "OwnBook", "false", err, sizeof err)) {
+    if (!e || !ref || !recs || !engine_set_option(e, "OwnBook", "false", err, sizeof err)
+        || (dg->eval_file && !engine_set_option(e, "EvalFile", dg->eval_file, err, sizeof err))) {
         pthread_mutex_lock(&dg->lock);
         dg->failed = true;
         snprintf(dg->err, sizeof dg->err, "%s", e ? err : "cannot start an engine");
@@ -289,9 +308,11 @@ static int run(Datagen *dg)
         return 1;
     }
     if (!dg->rank) {
-        printf("datagen: %s: %ld positions there, target %ld; %ld nodes per move, %ld threads%s, seed %llu\n", dg->out,
-               dg->start_count, dg->target, dg->nodes, dg->threads, dg->root ? " a rank" : "",
-               (unsigned long long)dg->seed);
+        printf("datagen: %s: %ld positions there, target %ld; %ld nodes per move, %ld threads%s, seed %llu, "
+               "evaluation %s\n",
+               dg->out, dg->start_count, dg->target, dg->nodes, dg->threads, dg->root ? " a rank" : "",
+               (unsigned long long)dg->seed,
+               !dg->eval_file ? "the engine's default" : *dg->eval_file ? dg->eval_file : "hand-written");
         if (dg->root)
             printf("datagen: %d ranks\n", comm_size());
         fflush(stdout);
@@ -393,10 +414,12 @@ static int usage(void)
         return 2; /* rank 0 says it */
     fprintf(stderr,
             "usage: chuhan datagen --out FILE [--positions N] [--nodes N] [--threads N] [--book-plies N]\n"
-            "                      [--random-plies N] [--max-plies N] [--seed N]\n"
-            "  self-play games at N nodes per move (default 5000), one per thread (default: every core),\n"
+            "                      [--random-plies N] [--max-plies N] [--seed N] [--evalfile NET]\n"
+            "  self-play games at N nodes per move (default 5000: the iteration that passes N is finished,\n"
+            "  within 8 N), one game per thread (default: every core),\n"
             "  openings from the built-in book (8 plies) then random plies (4), until FILE holds\n"
-            "  --positions positions (default 100000); appends, and resumes where it stopped\n"
+            "  --positions positions (default 100000); appends, and resumes where it stopped;\n"
+            "  --evalfile: the evaluation that plays (a net file, <built-in>, or \"\" for the hand-written one)\n"
             "  under mpirun -np N (make MPI=1): every rank plays, rank 0 writes FILE\n");
     return 2;
 }
@@ -421,6 +444,8 @@ int datagen_cli(int argc, char **argv)
             return usage();
         if (!strcmp(a, "--out"))
             dg.out = v;
+        else if (!strcmp(a, "--evalfile"))
+            dg.eval_file = v;
         else if (!strcmp(a, "--seed")) {
             if (!num_parse_u64(v, &dg.seed))
                 return usage();

@@ -67,9 +67,11 @@ static int train_usage(void)
             "  --batch N         positions per Adam step (default 16384)\n"
             "  --lr X            Adam's step size (default 0.001)\n"
             "  --lr-decay X      the step size is multiplied by X after every epoch (default 1)\n"
+            "  --lr-drop N       after N epochs the step size is cut tenfold (default 0: never)\n"
+            "  --init NET        start from this net's weights (a warm start) instead of random ones\n"
             "  --lambda X        weight of the search score against the game result (default 0.75)\n"
             "  --threads N       (default: every core)\n"
-            "  --validation X    fraction held out to measure the loss (default 0.05)\n"
+            "  --validation X    fraction of the games held out to measure the loss (default 0.05)\n"
             "  --resume          start from NET.ckpt\n"
             "  --no-mirror       do not also train on every position mirrored left-right\n"
             "  --seed N          initial weights and shuffles (default 1)\n"
@@ -79,9 +81,9 @@ static int train_usage(void)
 
 int nnue_train_cli(int argc, char **argv)
 {
-    const char *data[64], *out = NULL, *note = "";
+    const char *data[64], *out = NULL, *note = "", *init = NULL;
     int ndata = 0;
-    long epochs = 10, batch = 16384, threads = host_cpus();
+    long epochs = 10, batch = 16384, threads = host_cpus(), lr_drop = 0;
     double lr = 0.001, lambda = 0.75, validation = 0.05, lr_decay = 1;
     uint64_t seed = 1;
     bool resume = false, mirror = true;
@@ -106,6 +108,10 @@ int nnue_train_cli(int argc, char **argv)
             out = v;
         else if (!strcmp(a, "--note"))
             note = v;
+        else if (!strcmp(a, "--init"))
+            init = v;
+        else if (!strcmp(a, "--lr-drop"))
+            ok = num_parse(v, 0, 100000, &lr_drop);
         else if (!strcmp(a, "--epochs"))
             ok = num_parse(v, 1, 100000, &epochs);
         else if (!strcmp(a, "--batch"))
@@ -166,25 +172,21 @@ int nnue_train_cli(int argc, char **argv)
         total += n;
         free(r);
     }
-    /* the held-out part: every k-th record, so that it spans every file */
+    /* the held-out part: every k-th game, so that it spans every file and
+     * shares no game (whose positions are alike) with the training part */
     size_t k = validation > 0 ? (size_t)(1 / validation + 0.5) : 0, nval = 0, ntrain = 0;
     NnueRecord *train = malloc(total * sizeof *train + 1), *val = malloc(total * sizeof *val + 1);
     if (!train || !val) {
         fprintf(stderr, "train: out of memory\n");
         return 1;
     }
-    for (size_t i = 0; i < total; i++) {
-        if (k && i % k == k - 1)
-            val[nval++] = all[i];
-        else
-            train[ntrain++] = all[i];
-    }
+    size_t groups = nnue_data_split_games(all, total, k, train, &ntrain, val, &nval);
     free(all);
     if (ntrain == 0) {
         fprintf(stderr, "train: no positions in the data\n");
         return 1;
     }
-    NnueTrainParams p = {lambda, lr, (int)batch, (int)threads, seed, mirror, lr_decay};
+    NnueTrainParams p = {lambda, lr, (int)batch, (int)threads, seed, mirror, lr_decay, (int)lr_drop};
     NnueTrainer *t = nnue_trainer_new(&p);
     if (!t) {
         fprintf(stderr, "train: out of memory\n");
@@ -199,9 +201,20 @@ int nnue_train_cli(int argc, char **argv)
         nnue_trainer_free(t);
         return 1;
     }
-    printf("train: %zu positions (%zu training, %zu validation), %s, batch %ld, lr %g, lambda %g, %ld threads%s%s\n",
-           total, ntrain, nval, NNUE_ARCH, batch, lr, lambda, threads, mirror ? ", mirrored too" : "",
-           resume ? ", resumed" : "");
+    if (init && !resume) {
+        NnueNet *parent = nnue_load_file(init, err, sizeof err);
+        if (!parent) {
+            fprintf(stderr, "train: --init %s: %s\n", init, err);
+            nnue_trainer_free(t);
+            return 1;
+        }
+        nnue_trainer_init_from(t, parent);
+        nnue_free(parent);
+    }
+    printf("train: %zu positions (%zu training, %zu validation from every %zu-th of %zu game groups), %s, batch %ld, "
+           "lr %g, lambda %g, %ld threads%s%s%s%s\n",
+           total, ntrain, nval, k, groups, NNUE_ARCH, batch, lr, lambda, threads, mirror ? ", mirrored too" : "",
+           resume ? ", resumed" : "", init && !resume ? ", from " : "", init && !resume ? init : "");
     fflush(stdout);
     int64_t t0 = now_us();
     double train_loss = 0, val_loss = 0;
@@ -233,8 +246,11 @@ int nnue_train_cli(int argc, char **argv)
         for (int i = 0; i < ndata; i++)
             fprintf(c, "data         %s\n", data[i]);
         fprintf(c, "positions    %zu (%zu training, %zu validation)\n", total, ntrain, nval);
-        fprintf(c, "epochs       %d (batch %ld, lr %g decaying by %g an epoch, lambda %g, seed %llu, %s)\n",
-                nnue_trainer_epoch_count(t), batch, lr, lr_decay, lambda, (unsigned long long)seed,
+        fprintf(c, "parent       %s\n", init ? init : "none (random weights)");
+        fprintf(c, "validation   every %zu-th of %zu groups of whole games\n", k, groups);
+        fprintf(c, "epochs       %d (batch %ld, lr %g decaying by %g an epoch, cut tenfold after epoch %ld, lambda %g, "
+                   "seed %llu, %s)\n",
+                nnue_trainer_epoch_count(t), batch, lr, lr_decay, lr_drop, lambda, (unsigned long long)seed,
                 mirror ? "each position also mirrored" : "no mirroring");
         fprintf(c, "final loss   train %.6f, validation %.6f\n", train_loss, val_loss);
         fprintf(c, "time         %.1f s this run, %ld threads\n", secs, threads);

@@ -47,12 +47,12 @@ bool nnue_record_unpack(const NnueRecord *r, NnueSample *s)
         s->pc[n] = (uint8_t)pc;
         n++;
     }
-    if (kings != 3 || r->b[30] > 2 || r->b[31] > 1 || (r->b[11] >> 2))
+    if (kings != 3 || r->b[30] > 2 || r->b[31] > 3 || (r->b[11] >> 2))
         return false;
     s->n = (uint8_t)n;
     s->score = (int16_t)(uint16_t)(r->b[28] | r->b[29] << 8);
     s->result = (int8_t)(r->b[30] - 1);
-    s->side = r->b[31];
+    s->side = r->b[31] & 1;
     return true;
 }
 
@@ -70,6 +70,22 @@ int nnue_sample_features(const NnueSample *s, int p, int out[NNUE_MAX_ACTIVE])
     for (int i = 0; i < s->n; i++)
         out[i] = nnue_feature(p, orient, s->pc[i], s->sq[i]);
     return s->n;
+}
+
+size_t nnue_data_split_games(const NnueRecord *recs, size_t n, size_t k, NnueRecord *train, size_t *ntrain,
+                             NnueRecord *val, size_t *nval)
+{
+    size_t groups = 0;
+    *ntrain = *nval = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (i == 0 || (recs[i].b[31] & 2) || nnue_record_red_result(&recs[i]) != nnue_record_red_result(&recs[i - 1]))
+            groups++;
+        if (k && groups % k == 0)
+            val[(*nval)++] = recs[i];
+        else
+            train[(*ntrain)++] = recs[i];
+    }
+    return groups;
 }
 
 bool nnue_data_append(const char *path, const NnueRecord *recs, size_t n, char *err, size_t errlen)

@@ -7,7 +7,8 @@
  * 0 first), the pieces on them in point order (a 4-bit piece code each, 32
  * at most: 16 bytes), the score (int16, centipawns, the side to move's
  * view), the result (0: the side to move lost, 1: draw, 2: won) and the
- * side to move (0 red, 1 black). */
+ * side to move (bit 0: 0 red, 1 black; bit 1: the first record of its game,
+ * so that a trainer can hold out whole games). */
 #ifndef CHUHAN_NNUE_DATA_H
 #define CHUHAN_NNUE_DATA_H
 
@@ -34,6 +35,14 @@ typedef struct {
 
 /* result: -1 lost, 0 draw, 1 won, from the side to move's view. */
 void nnue_record_pack(NnueRecord *r, const Position *pos, int score, int result);
+/* Mark r as the first record of its game. */
+static inline void nnue_record_mark_game_start(NnueRecord *r) { r->b[31] |= 2; }
+/* The result from Red's view (-1, 0, 1) of a packed record. */
+static inline int nnue_record_red_result(const NnueRecord *r)
+{
+    int result = r->b[30] - 1;
+    return r->b[31] & 1 ? -result : result;
+}
 /* False if the record is not a legal-looking position (no king, too many
  * pieces, a bad code). */
 bool nnue_record_unpack(const NnueRecord *r, NnueSample *s);
@@ -48,6 +57,15 @@ static inline int nnue_sample_bucket(const NnueSample *s)
     int n = s->n - 2;
     return n >= 24 ? 3 : n / 8;
 }
+
+/* Split records into training and validation by whole games: a game
+ * starts at a record marked as its first, or where the result from Red's
+ * view changes (files written before the mark: every record of a game has
+ * the same, so a group of such records is one or more whole games).  Every
+ * k-th group (k >= 2) goes to val, the rest to train (k == 0: none held
+ * out); both arrays must hold n records.  Returns the number of groups. */
+size_t nnue_data_split_games(const NnueRecord *recs, size_t n, size_t k, NnueRecord *train, size_t *ntrain,
+                             NnueRecord *val, size_t *nval);
 
 /* Append n records to path as one frame (the file is created if needed). */
 bool nnue_data_append(const char *path, const NnueRecord *recs, size_t n, char *err, size_t errlen);

@@ -86,6 +86,21 @@ void nnue_trainer_free(NnueTrainer *t)
 }
 
 NnueFloat *nnue_trainer_net(NnueTrainer *t) { return &t->net; }
+
+void nnue_trainer_init_from(NnueTrainer *t, const NnueNet *net)
+{
+    for (size_t i = 0; i < (size_t)NNUE_INPUTS * H; i++)
+        t->net.ft_w[i] = (float)net->ft_w[i] / NNUE_QA;
+    for (int i = 0; i < H; i++)
+        t->net.ft_b[i] = (float)net->ft_b[i] / NNUE_QA;
+    for (int b = 0; b < NNUE_OUT_BUCKETS; b++) {
+        for (int i = 0; i < 2 * H; i++)
+            t->net.out_w[b * 2 * H + i] = (float)net->out_w[b][i] / NNUE_QB;
+        t->net.out_b[b] = (float)((double)net->out_b[b] / ((double)NNUE_QA * NNUE_QB));
+    }
+    memset(t->m, 0, NNUE_PARAMS * sizeof(float));
+    memset(t->v, 0, NNUE_PARAMS * sizeof(float));
+}
 int nnue_trainer_epoch_count(const NnueTrainer *t) { return t->epochs; }
 
 static inline float clampf(float x, float lo, float hi) { return x < lo ? lo : x > hi ? hi : x; }
@@ -204,7 +219,10 @@ static void adam_step(NnueTrainer *t, size_t used)
     const float b1 = 0.9f, b2 = 0.999f, eps = 1e-8f;
     t->steps++;
     float c1 = 1 - powf(b1, (float)t->steps), c2 = 1 - powf(b2, (float)t->steps);
-    float lr = (float)(t->p.lr * pow(t->p.lr_decay > 0 ? t->p.lr_decay : 1, t->epochs)) * sqrtf(c2) / c1;
+    double base = t->p.lr * pow(t->p.lr_decay > 0 ? t->p.lr_decay : 1, t->epochs);
+    if (t->p.lr_drop > 0 && t->epochs >= t->p.lr_drop)
+        base *= 0.1;
+    float lr = (float)base * sqrtf(c2) / c1;
     float scale = 1.0f / (float)used;
     size_t ft = (size_t)NNUE_INPUTS * H + H;
     for (size_t i = 0; i < NNUE_PARAMS; i++) {

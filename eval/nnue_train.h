@@ -36,6 +36,7 @@ typedef struct {
     uint64_t seed;     /* initial weights and the shuffles */
     bool mirror;       /* each epoch also sees every position mirrored */
     double lr_decay;   /* lr is multiplied by this after every epoch */
+    int lr_drop;       /* after this many epochs lr is cut tenfold (0: never): a late drop settles the net */
 } NnueTrainParams;
 
 typedef struct NnueTrainer NnueTrainer;
@@ -45,6 +46,11 @@ NnueTrainer *nnue_trainer_new(const NnueTrainParams *params);
 void nnue_trainer_free(NnueTrainer *t);
 NnueFloat *nnue_trainer_net(NnueTrainer *t);
 int nnue_trainer_epoch_count(const NnueTrainer *t);
+
+/* Start from a quantised net (a warm start: the next generation learns
+ * from the last): its weights divided by their scales, Adam's moments
+ * cleared.  Quantising the result gives the net back exactly. */
+void nnue_trainer_init_from(NnueTrainer *t, const NnueNet *net);
 
 /* One pass over the records in a shuffled order; the mean training loss
  * (the records that do not unpack are skipped). */

@@ -183,7 +183,7 @@ static void test_nnue_datagen_resumes(void **state)
 
 static NnueTrainParams small_params(int threads)
 {
-    return (NnueTrainParams){0.75, 0.002, 256, threads, 42, true, 0.9};
+    return (NnueTrainParams){0.75, 0.002, 256, threads, 42, true, 0.9, 0};
 }
 
 static void test_nnue_trainer_matches_inference(void **state)
@@ -281,12 +281,122 @@ static void test_nnue_checkpoint_resumes(void **state)
     free(r);
 }
 
+/* Games as datagen writes them: each a run of records, its first marked,
+ * the result from Red's view the same throughout; the split never puts
+ * one game on both sides, and holds out about one game in k. */
+static void test_nnue_validation_by_game(void **state)
+{
+    (void)state;
+    enum { GAMES = 200, K = 5 };
+    NnueRecord *pool = random_records(4000, 21, NULL), *recs = malloc(4000 * sizeof *recs);
+    int *game = malloc(4000 * sizeof *game);
+    assert_non_null(recs);
+    assert_non_null(game);
+    uint64_t rng = 7;
+    size_t n = 0;
+    for (int g = 0; g < GAMES && n < 4000; g++) {
+        int len = 1 + (int)rng_below(&rng, 30), red = (int)rng_below(&rng, 3) - 1;
+        for (int i = 0; i < len && n < 4000; i++, n++) {
+            recs[n] = pool[n];
+            int side = recs[n].b[31] & 1;
+            recs[n].b[30] = (uint8_t)((side == RED ? red : -red) + 1);
+            game[n] = g;
+            if (i == 0)
+                nnue_record_mark_game_start(&recs[n]);
+        }
+    }
+    NnueRecord *tr = malloc(n * sizeof *tr), *va = malloc(n * sizeof *va);
+    size_t ntr, nva;
+    for (int marked = 1; marked >= 0; marked--) {
+        if (!marked) /* records written before the mark: runs of one result */
+            for (size_t i = 0; i < n; i++)
+                recs[i].b[31] &= 1;
+        size_t groups = nnue_data_split_games(recs, n, K, tr, &ntr, va, &nva);
+        assert_int_equal(ntr + nva, n);
+        if (marked)
+            assert_int_equal(groups, GAMES);
+        else
+            assert_true(groups > GAMES / 3 && groups <= GAMES);
+        /* which games each side holds: none in both */
+        char side_of[GAMES] = {0};
+        for (size_t i = 0, t = 0, v = 0; i < n; i++) {
+            bool in_val = v < nva && !memcmp(&va[v], &recs[i], sizeof *va);
+            if (in_val)
+                v++;
+            else
+                assert_memory_equal(&tr[t++], &recs[i], sizeof *tr);
+            char mine = in_val ? 'v' : 't';
+            assert_true(side_of[game[i]] == 0 || side_of[game[i]] == mine);
+            side_of[game[i]] = mine;
+        }
+        int held = 0;
+        for (int g = 0; g < GAMES; g++)
+            held += side_of[g] == 'v';
+        assert_true(held >= GAMES / K / 3 && held <= GAMES / K * 2);
+        /* the records unpack as before: the mark is not the side */
+        NnueSample s;
+        assert_true(nnue_record_unpack(&recs[0], &s));
+        assert_int_equal(s.side, recs[0].b[31] & 1);
+    }
+    assert_int_equal(nnue_data_split_games(recs, n, 0, tr, &ntr, va, &nva) > 0, 1);
+    assert_int_equal(nva, 0);
+    free(tr);
+    free(va);
+    free(game);
+    free(recs);
+    free(pool);
+}
+
+/* A warm start: a trainer started from a net gives that net back when
+ * quantised, and evaluates like the engine within the rounding bound. */
+static void test_nnue_init_from_net(void **state)
+{
+    (void)state;
+    Position *pos;
+    NnueRecord *r = random_records(300, 23, &pos);
+    NnueTrainParams p = small_params(1);
+    NnueTrainer *a = nnue_trainer_new(&p), *b = nnue_trainer_new(&(NnueTrainParams){0.75, 0.002, 256, 1, 99, true, 1, 0});
+    assert_non_null(a);
+    assert_non_null(b);
+    nnue_train_epoch(a, r, 300);
+    NnueNet *na = nnue_alloc(), *nb = nnue_alloc();
+    nnue_float_quantize(nnue_trainer_net(a), na);
+    nnue_trainer_init_from(b, na);
+    nnue_float_quantize(nnue_trainer_net(b), nb);
+    assert_memory_equal(na->ft_w, nb->ft_w, sizeof na->ft_w);
+    assert_memory_equal(na->ft_b, nb->ft_b, sizeof na->ft_b);
+    assert_memory_equal(na->out_w, nb->out_w, sizeof na->out_w);
+    for (int k = 0; k < NNUE_OUT_BUCKETS; k++)
+        assert_true(abs(na->out_b[k] - nb->out_b[k]) <= 1);
+    for (int i = 0; i < 300; i++) {
+        NnueSample s;
+        assert_true(nnue_record_unpack(&r[i], &s));
+        double f = nnue_float_forward(nnue_trainer_net(b), &s) * NNUE_SCALE;
+        int q = nnue_evaluate_full(na, &pos[i]);
+        if (fabs(f - q) > 15)
+            fail_msg("position %d: warm-started trainer %.2f, engine %d", i, f, q);
+    }
+    /* and it trains on from there: the loss of the data it learnt from
+     * does not jump back to a random net's */
+    double from = nnue_float_loss(nnue_trainer_net(b), r, 300, 0.75);
+    NnueTrainer *fresh = nnue_trainer_new(&p);
+    assert_true(from < nnue_float_loss(nnue_trainer_net(fresh), r, 300, 0.75));
+    nnue_trainer_free(fresh);
+    nnue_free(na);
+    nnue_free(nb);
+    nnue_trainer_free(a);
+    nnue_trainer_free(b);
+    free(pos);
+    free(r);
+}
+
 const struct CMUnitTest *nnue_train_tests(size_t *count)
 {
     static const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_nnue_records_match_positions), cmocka_unit_test(test_nnue_data_files),
         cmocka_unit_test(test_nnue_datagen_resumes),         cmocka_unit_test(test_nnue_trainer_matches_inference),
         cmocka_unit_test(test_nnue_training_lowers_loss),    cmocka_unit_test(test_nnue_checkpoint_resumes),
+        cmocka_unit_test(test_nnue_validation_by_game),      cmocka_unit_test(test_nnue_init_from_net),
     };
     *count = sizeof tests / sizeof tests[0];
     return tests;
