@@ -36,15 +36,16 @@ static void progress_line(Match *m, const GameRecord *rec)
     char res[8];
     match_result_text(rec->result, res);
     int a = rec->red < rec->black ? rec->red : rec->black, b = rec->red < rec->black ? rec->black : rec->red;
-    const long *s = r->wdl[a][b];
+    const long *s = r->wdl[a][b], *p = r->penta[a][b];
     EloEstimate el;
-    match_elo(s[0], s[1], s[2], &el);
+    match_elo_of(r, a, b, &el);
     char sprt[64] = "";
     if (cfg->sprt)
         snprintf(sprt, sizeof sprt, ", LLR %.2f", r->llr);
-    fprintf(cfg->out, "[%ld/%ld] %s vs %s: %s (%s) | %s vs %s: W %ld D %ld L %ld, Elo %+.1f +/- %.1f%s\n", r->games,
-            m->total, cfg->engines[rec->red].name, cfg->engines[rec->black].name, res, rec->reason,
-            cfg->engines[a].name, cfg->engines[b].name, s[0], s[1], s[2], el.elo == 0 ? 0.0 : el.elo, el.elo_error, sprt);
+    fprintf(cfg->out, "[%ld/%ld] %s vs %s: %s (%s) | %s vs %s: W %ld D %ld L %ld, Elo %+.1f +/- %.1f, ptnml %ld %ld %ld %ld %ld%s\n",
+            r->games, m->total, cfg->engines[rec->red].name, cfg->engines[rec->black].name, res, rec->reason,
+            cfg->engines[a].name, cfg->engines[b].name, s[0], s[1], s[2], el.elo == 0 ? 0.0 : el.elo, el.elo_error,
+            p[0], p[1], p[2], p[3], p[4], sprt);
     fflush(cfg->out);
 }
 
@@ -83,6 +84,44 @@ static void clock_quantiles(Match *m)
     }
 }
 
+void match_elo_of(const MatchResult *res, int i, int j, EloEstimate *out)
+{
+    if (penta_pairs(res->penta[i][j]) > 0)
+        match_elo_penta(res->penta[i][j], out);
+    else
+        match_elo(res->wdl[i][j][0], res->wdl[i][j][1], res->wdl[i][j][2], out);
+}
+
+double match_llr_of(const MatchResult *res, const SprtParams *p)
+{
+    if (penta_pairs(res->penta[0][1]) > 0)
+        return sprt_llr_penta(res->penta[0][1], p);
+    return sprt_llr(res->wdl[0][1][0], res->wdl[0][1][1], res->wdl[0][1][2], p);
+}
+
+/* The game into its pair (under m->lock).  Game g and its partner g ^ 1
+ * are one opening and one pair of engines (match_play_game); the first
+ * engine of the pair, a, has red in the even game.  The games finish in
+ * any order, so the first of the two waits in m->pair_slots. */
+static void count_pair(Match *m, const GameRecord *rec)
+{
+    MatchResult *r = m->res;
+    int pair = (int)((rec->index / 2) % m->npairs);
+    int a = m->pairs[pair][0], b = m->pairs[pair][1];
+    int red_half = rec->result == GAME_RED_WINS ? 2 : rec->result == GAME_BLACK_WINS ? 0 : 1;
+    int a_half = rec->red == a ? red_half : 2 - red_half;
+    int k = match_pair_game(m->pair_slots, rec->index, a_half);
+    if (k < 0) {
+        r->unpaired[a][b]++;
+        r->unpaired[b][a]++;
+        return;
+    }
+    r->unpaired[a][b]--;
+    r->unpaired[b][a]--;
+    r->penta[a][b][k]++;
+    r->penta[b][a][PENTA_N - 1 - k]++;
+}
+
 void match_record_game(Match *m, GameRecord *rec)
 {
     MatchResult *r = m->res;
@@ -103,6 +142,7 @@ void match_record_game(Match *m, GameRecord *rec)
         r->wdl[red][black][1]++;
         r->wdl[black][red][1]++;
     }
+    count_pair(m, rec);
     for (int c = 0; c < 2; c++) {
         int e = c == RED ? red : black;
         r->timed_moves[e] += rec->timed_moves[c];
@@ -113,8 +153,7 @@ void match_record_game(Match *m, GameRecord *rec)
             add_low(m, e, rec->low_ms[c]);
     }
     if (m->cfg->sprt) {
-        const long *s = r->wdl[0][1];
-        r->llr = sprt_llr(s[0], s[1], s[2], &m->cfg->sprt_params);
+        r->llr = match_llr_of(r, &m->cfg->sprt_params);
         /* the first verdict stands: games already running when it came are counted, not re-judged */
         if (r->verdict == SPRT_CONTINUE) {
             r->verdict = sprt_verdict(r->llr, &m->cfg->sprt_params);
@@ -212,6 +251,11 @@ bool match_run(const MatchConfig *cfg, MatchResult *res, char *err, size_t errle
         goto out;
     }
     m->total = cfg->games * m->npairs;
+    m->pair_slots = calloc((size_t)(m->total + 1) / 2, 1);
+    if (!m->pair_slots) {
+        ok = err_set(err, errlen, "out of memory");
+        goto out;
+    }
     nworkers = cfg->concurrency < 1 ? 1 : cfg->concurrency;
     if (nworkers > m->total)
         nworkers = (int)m->total;
@@ -327,6 +371,7 @@ out:
         free(m->openings[i].moves);
     free(m->openings);
     free(m->order);
+    free(m->pair_slots);
     book_free(m->book);
     for (int e = 0; e < MATCH_MAX_ENGINES; e++)
         free(m->lows[e]);
@@ -337,16 +382,45 @@ out:
 
 /* ---- the summary ---- */
 
+/* "Elo +12.3 +/- 4.5" (label "Elo"), "+inf" when unbounded. */
+static void value_text(const char *label, long games, double v, double err, char *out, size_t len)
+{
+    if (games == 0)
+        snprintf(out, len, "no games");
+    else if (isinf(v))
+        snprintf(out, len, "%s %s", label, v > 0 ? "+inf" : "-inf");
+    else if (isinf(err))
+        snprintf(out, len, "%s %+.1f +/- inf", label, v == 0 ? 0.0 : v);
+    else
+        snprintf(out, len, "%s %+.1f +/- %.1f", label, v == 0 ? 0.0 : v, err);
+}
+
 static void elo_text(const EloEstimate *e, char *out, size_t len)
 {
-    if (e->games == 0)
-        snprintf(out, len, "no games");
-    else if (isinf(e->elo))
-        snprintf(out, len, "Elo %s", e->elo > 0 ? "+inf" : "-inf");
-    else if (isinf(e->elo_error))
-        snprintf(out, len, "Elo %+.1f +/- inf", e->elo == 0 ? 0.0 : e->elo);
-    else
-        snprintf(out, len, "Elo %+.1f +/- %.1f", e->elo == 0 ? 0.0 : e->elo, e->elo_error);
+    value_text("Elo", e->games, e->elo, e->elo_error, out, len);
+}
+
+/* The pairs of i against j: the counts, their Elo and nElo, and the
+ * games left out. */
+static void print_pairs(FILE *out, const MatchConfig *cfg, const MatchResult *res, int i, int j)
+{
+    const long *p = res->penta[i][j];
+    EloEstimate e;
+    match_elo_penta(p, &e);
+    fprintf(out, "%s vs %s: Pentanomial [0-2]: %ld %ld %ld %ld %ld (%ld pairs)", cfg->engines[i].name,
+            cfg->engines[j].name, p[0], p[1], p[2], p[3], p[4], e.pairs);
+    if (e.pairs > 0) {
+        char et[64], nt[64];
+        elo_text(&e, et, sizeof et);
+        value_text("nElo", e.games, e.nelo, e.nelo_error, nt, sizeof nt);
+        fprintf(out, ", %s, %s (95%%), LOS %.1f%%", et, nt, 100 * e.los);
+    } else {
+        fprintf(out, ": the Elo above is of the games");
+    }
+    long u = res->unpaired[i][j];
+    if (u > 0)
+        fprintf(out, "; %ld game%s of an incomplete pair left out", u, u == 1 ? "" : "s");
+    fprintf(out, "\n");
 }
 
 void match_print_summary(FILE *out, const MatchConfig *cfg, const MatchResult *res)
@@ -384,13 +458,16 @@ void match_print_summary(FILE *out, const MatchConfig *cfg, const MatchResult *r
     for (int a = 0; a < cfg->nengines; a++)
         for (int b = a + 1; b < cfg->nengines; b++) {
             const long *s = res->wdl[a][b];
-            EloEstimate e;
-            match_elo(s[0], s[1], s[2], &e);
+            EloEstimate g, e; /* of the games; the one given: of the pairs when there are */
+            match_elo(s[0], s[1], s[2], &g);
+            match_elo_of(res, a, b, &e);
             char et[64];
             elo_text(&e, et, sizeof et);
             fprintf(out, "%s vs %s: %ld games, W %ld D %ld L %ld, score %.1f%%, %s (95%%), LOS %.1f%%, draw ratio %.1f%%\n",
-                    cfg->engines[a].name, cfg->engines[b].name, e.games, s[0], s[1], s[2], 100 * e.score, et,
-                    100 * e.los, 100 * e.draw_ratio);
+                    cfg->engines[a].name, cfg->engines[b].name, g.games, s[0], s[1], s[2], 100 * g.score, et,
+                    100 * e.los, 100 * g.draw_ratio);
+            if (g.games > 0)
+                print_pairs(out, cfg, res, a, b);
         }
     if (cfg->sprt) {
         double lo, hi;
@@ -401,9 +478,15 @@ void match_print_summary(FILE *out, const MatchConfig *cfg, const MatchResult *r
         char when[96] = "";
         if (res->verdict != SPRT_CONTINUE)
             snprintf(when, sizeof when, " after %ld games (LLR %.2f)", res->verdict_games, res->verdict_llr);
-        fprintf(out, "SPRT (elo0 %.1f, elo1 %.1f, alpha %.3f, beta %.3f): LLR %.2f (bounds %.2f, %.2f): %s%s\n",
+        long pairs = penta_pairs(res->penta[0][1]);
+        char from[64];
+        if (pairs > 0)
+            snprintf(from, sizeof from, "pentanomial, %ld pair%s", pairs, pairs == 1 ? "" : "s");
+        else
+            snprintf(from, sizeof from, "trinomial, %ld game%s", res->games, res->games == 1 ? "" : "s");
+        fprintf(out, "SPRT (elo0 %.1f, elo1 %.1f, alpha %.3f, beta %.3f): LLR %.2f (bounds %.2f, %.2f; %s): %s%s\n",
                 cfg->sprt_params.elo0, cfg->sprt_params.elo1, cfg->sprt_params.alpha, cfg->sprt_params.beta, res->llr,
-                lo, hi, v, when);
+                lo, hi, from, v, when);
     }
     fprintf(out, "Endings:");
     bool any = false;

@@ -68,9 +68,17 @@ typedef struct {
 typedef struct {
     long games;                                        /* finished */
     long wdl[MATCH_MAX_ENGINES][MATCH_MAX_ENGINES][3]; /* wins, draws, losses of i against j */
+    /* Game pairs (the two games of an opening, colours reversed), both
+     * finished, of i against j by i's points over the pair, times 2 (see
+     * PENTA_N); and the games of i against j whose other game of the pair
+     * is not in (yet, or ever: the last game of an odd count, the games
+     * after an SPRT verdict), which the pairs leave out. */
+    long penta[MATCH_MAX_ENGINES][MATCH_MAX_ENGINES][PENTA_N];
+    long unpaired[MATCH_MAX_ENGINES][MATCH_MAX_ENGINES];
     long terminations[TERM_NB];
     long red_wins, black_wins, draws;
-    double llr;                                        /* first engine against the second, with --sprt */
+    double llr;                                        /* first engine against the second, with --sprt:
+                                                          from the pairs once there is one (match_elo_of) */
     SprtVerdict verdict;                               /* the first verdict reached, which stands */
     long verdict_games;                                /* games counted when it was reached */
     double verdict_llr;                                /* the LLR then */
@@ -93,6 +101,11 @@ bool match_parse_args(int argc, char **argv, MatchConfig *cfg, char *err, size_t
 /* Play the match.  False with the reason when it cannot start (bad
  * openings, an engine that does not start, an unwritable PGN file). */
 bool match_run(const MatchConfig *cfg, MatchResult *res, char *err, size_t errlen);
+/* The estimate of engine i against j: from the game pairs when there is
+ * one (the pentanomial model), else from the games (trinomial). */
+void match_elo_of(const MatchResult *res, int i, int j, EloEstimate *out);
+/* The LLR of engine 0 against engine 1 by the same choice. */
+double match_llr_of(const MatchResult *res, const SprtParams *p);
 /* The summary of a finished match, as `chuhan match` prints it. */
 void match_print_summary(FILE *out, const MatchConfig *cfg, const MatchResult *res);
 

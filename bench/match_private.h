@@ -59,6 +59,7 @@ typedef struct Match {
     long next;
     bool stop;
     MatchResult *res;
+    unsigned char *pair_slots; /* by game pair, for match_pair_game */
     FILE *pgn;
     char **pending; /* finished PGN records not yet written, by game index */
     long next_write;

@@ -388,7 +388,7 @@ static bool run(const SpsaConfig *cfg, Spsa *s, long *games, char *err, size_t e
     if (!ok)
         err_set(err, errlen, "out of memory");
     int plus[SPSA_MAX_PARAMS], minus[SPSA_MAX_PARAMS];
-    long w = 0, d = 0, l = 0;
+    long w = 0, d = 0, l = 0, pt[PENTA_N] = {0}; /* all iterations' games and pairs, theta+'s view */
     int64_t t0 = now_ms();
     while (ok && s->k < cfg->iterations) {
         spsa_perturb(s, plus, minus);
@@ -398,15 +398,19 @@ static bool run(const SpsaConfig *cfg, Spsa *s, long *games, char *err, size_t e
         set_engines(m, cfg, s, plus, minus);
         if (!(ok = match_run(m, res, err, errlen)))
             break;
-        const long *r = res->wdl[0][1];
+        const long *r = res->wdl[0][1], *p = res->penta[0][1];
         *games += res->games;
         w += r[0], d += r[1], l += r[2];
+        for (int k = 0; k < PENTA_N; k++)
+            pt[k] += p[k];
         double pairs = res->games ? (double)res->games / 2 : 1;
         double result = (double)(r[0] - r[2]) / pairs;
         spsa_update(s, result);
-        printf("iteration %ld/%ld: theta+ vs theta- W %ld D %ld L %ld, result %+.2f (games %ld: W %ld D %ld L %ld, "
-               "%.0f s)\n", s->k, cfg->iterations, r[0], r[1], r[2], result, *games, w, d, l,
-               (double)(now_ms() - t0) / 1000);
+        /* the pairs by theta+'s points over each, times 2: [0-2] */
+        printf("iteration %ld/%ld: theta+ vs theta- W %ld D %ld L %ld, ptnml %ld %ld %ld %ld %ld, result %+.2f "
+               "(games %ld: W %ld D %ld L %ld, ptnml %ld %ld %ld %ld %ld, %.0f s)\n",
+               s->k, cfg->iterations, r[0], r[1], r[2], p[0], p[1], p[2], p[3], p[4], result, *games, w, d, l, pt[0],
+               pt[1], pt[2], pt[3], pt[4], (double)(now_ms() - t0) / 1000);
         if (s->k % cfg->every == 0 && s->k < cfg->iterations) {
             printf("values after %ld iterations:\n", s->k);
             print_values(stdout, s);

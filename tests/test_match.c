@@ -149,6 +149,26 @@ static void run_match(MatchConfig *cfg, MatchResult *res)
         fail_msg("match: %s", err);
 }
 
+/* The pairs of a against b agree with their games: mirrored for b, every
+ * game in a pair or counted apart, and the pairs' points those of their
+ * games (all of them when every pair is complete). */
+static void check_pairs(const MatchResult *res, int a, int b)
+{
+    const long *p = res->penta[a][b], *s = res->wdl[a][b];
+    long pairs = 0, half = 0;
+    for (int k = 0; k < PENTA_N; k++) {
+        assert_int_equal(res->penta[b][a][PENTA_N - 1 - k], p[k]);
+        pairs += p[k];
+        half += k * p[k];
+    }
+    long u = res->unpaired[a][b];
+    assert_int_equal(res->unpaired[b][a], u);
+    assert_true(u >= 0);
+    assert_int_equal(2 * pairs + u, s[0] + s[1] + s[2]);
+    long games_half = 2 * s[0] + s[1]; /* a's points, times 2 */
+    assert_true(half <= games_half && games_half - half <= 2 * u);
+}
+
 static void test_match_chuhan_vs_chuhan(void **state)
 {
     (void)state;
@@ -170,6 +190,10 @@ static void test_match_chuhan_vs_chuhan(void **state)
     assert_int_equal(res.wdl[1][0][0], s[2]);
     assert_int_equal(res.wdl[1][0][2], s[0]);
     assert_int_equal(res.red_wins + res.black_wins + res.draws, 4);
+    /* two games at once may finish out of order: still two whole pairs */
+    check_pairs(&res, 0, 1);
+    assert_int_equal(penta_pairs(res.penta[0][1]), 2);
+    assert_int_equal(res.unpaired[0][1], 0);
     /* no engine failed */
     for (int t = TERM_TIME; t < TERM_NB; t++)
         assert_int_equal(res.terminations[t], 0);
@@ -294,6 +318,10 @@ static void test_match_round_robin(void **state)
             assert_int_equal(s[0] + s[1] + s[2], 2);
             assert_int_equal(s[0], res.wdl[b][a][2]);
             assert_int_equal(s[1], res.wdl[b][a][1]);
+            /* its two games are one opening with the colours reversed: one pair */
+            check_pairs(&res, a, b);
+            assert_int_equal(penta_pairs(res.penta[a][b]), 1);
+            assert_int_equal(res.unpaired[a][b], 0);
         }
 }
 
@@ -324,6 +352,15 @@ static void test_match_sprt_stops(void **state)
     const long *s = res.wdl[0][1];
     assert_int_equal(s[0] + s[1] + s[2], res.games);
     assert_true(s[0] > s[2]);
+    /* stopped early, a game may be left without its pair: counted apart,
+     * and the LLR is that of the pairs */
+    check_pairs(&res, 0, 1);
+    assert_true(penta_pairs(res.penta[0][1]) > 0);
+    assert_true(res.llr == sprt_llr_penta(res.penta[0][1], &cfg.sprt_params));
+    EloEstimate e;
+    match_elo_of(&res, 0, 1, &e);
+    assert_int_equal(e.pairs, penta_pairs(res.penta[0][1]));
+    assert_true(e.elo > 0);
 }
 
 /* A misbehaving engine against Chuhan: every game goes to Chuhan, ended

@@ -249,6 +249,131 @@ static void test_match_stats(void **state)
     assert_false(sprt_parse(bad2, 1, &p, err, sizeof err));
 }
 
+/* The pentanomial model against figures computed by hand (and checked
+ * with Python's statistics module).  For the counts 3 10 40 12 5 (70
+ * pairs; a pair's score per game x = 0, 1/4, 1/2, 3/4, 1):
+ *   mean   = (10/4 + 40/2 + 12 * 3/4 + 5) / 70 = 36.5 / 70 = 0.52142857
+ *   E[x^2] = (10/16 + 40/4 + 12 * 9/16 + 5) / 70 = 22.375 / 70 = 0.31964286
+ *   var    = E[x^2] - mean^2 = 0.04775510 (per pair), sd of the mean
+ *            sqrt(var / 70) = 0.02611926
+ *   Elo    = -400 log10(1 / mean - 1) = +14.899223; the mean's 95%
+ *            interval 0.52142857 -+ 1.959964 * 0.02611926 = [0.47023576,
+ *            0.57262138] is [-20.706793, +50.821907] Elo: +/- 35.764350
+ *   LOS    = Phi(0.02142857 / 0.02611926) = Phi(0.82041265) = 0.79400955
+ *   nElo   = t / sqrt(2) * 800 / ln 10, t = 0.02142857 / sqrt(var) =
+ *            0.09805807: +24.090323; its error 800 / ln 10 * 1.959964 *
+ *            sqrt(var_t / 70) / sqrt(2), var_t = 1 - t skew + t^2 (exkurt
+ *            + 2) / 4 with skew = m3 / var^1.5 = 0.08988656, exkurt =
+ *            m4 / var^2 - 3 = 0.57736139 (m3 = 0.00093805, m4 = 0.00815835):
+ *            var_t = 0.99738148, +/- 57.476329
+ *   LLR    (elo0 0, elo1 5: s0 = 1/2, s1 = 0.50719508) = 70 (s1 - s0)
+ *            (2 mean - s0 - s1) / (2 var) = 70 * 0.00719508 * 0.03565207
+ *            / 0.09551020 = 0.188057 */
+static void test_match_stats_penta(void **state)
+{
+    (void)state;
+    EloEstimate e;
+    const long p1[PENTA_N] = {3, 10, 40, 12, 5};
+    match_elo_penta(p1, &e);
+    assert_int_equal(e.pairs, 70);
+    assert_int_equal(e.games, 140);
+    assert_true(fabs(e.score - 36.5 / 70) < 1e-12);
+    assert_true(fabs(e.elo - 14.899223) < 1e-5);
+    assert_true(fabs(e.elo_error - 35.764350) < 1e-5);
+    assert_true(fabs(e.los - 0.79400955) < 1e-7);
+    assert_true(fabs(e.nelo - 24.090323) < 1e-5);
+    assert_true(fabs(e.nelo_error - 57.476329) < 1e-5);
+    SprtParams p = {0, 5, 0.05, 0.05};
+    assert_true(fabs(sprt_llr_penta(p1, &p) - 0.188057) < 1e-5);
+    SprtParams wide = {-5, 5, 0.05, 0.05};
+    /* s0 = 0.49280492: 70 * 0.01439016 * 0.04285714 / 0.09551020 */
+    assert_true(fabs(sprt_llr_penta(p1, &wide) - 0.451999) < 1e-5);
+
+    /* 0 5 20 30 15: mean 48.75 / 70 = 0.69642857, var 0.04623724 */
+    const long p2[PENTA_N] = {0, 5, 20, 30, 15};
+    match_elo_penta(p2, &e);
+    assert_true(fabs(e.elo - 144.246274) < 1e-5);
+    assert_true(fabs(e.elo_error - 41.681615) < 1e-5);
+    assert_true(fabs(e.nelo - 224.423321) < 1e-5);
+    assert_true(fabs(e.nelo_error - 70.807104) < 1e-5); /* var_t 1.51368994: skewed, t 0.91350028 */
+    assert_true(e.los > 0.9999999);
+    assert_true(fabs(sprt_llr_penta(p2, &p) - 2.100481) < 1e-5);
+
+    /* symmetric 2 6 20 6 2 (36 pairs): mean 1/2, var 1.75 / 36 = 0.04861111 */
+    const long p3[PENTA_N] = {2, 6, 20, 6, 2};
+    match_elo_penta(p3, &e);
+    assert_true(fabs(e.elo) < 1e-9);
+    assert_true(fabs(e.los - 0.5) < 1e-12);
+    assert_true(fabs(e.elo_error - 50.396449) < 1e-5);
+    assert_true(fabs(e.nelo) < 1e-9);
+    assert_true(fabs(e.nelo_error - 80.252051) < 1e-5); /* var_t = 1 at t = 0 */
+    /* 36 * 0.00719508 * (1 - 1.00719508) / (2 * 0.04861111) */
+    assert_true(fabs(sprt_llr_penta(p3, &p) + 0.019169) < 1e-5);
+
+    /* the pairs, not the games, are the samples: 40 pairs 0 5 30 5 0 are
+     * the games W 35 D 10 L 35, each side winning an opening's red game
+     * mostly.  Per pair var = 10 / 16 / 40 = 0.015625, the mean's 95%
+     * interval 1/2 -+ 1.959964 * sqrt(0.015625 / 40): +/- 26.971406 Elo;
+     * the 80 games as independent: var 0.21875, +/- 72.239967 */
+    const long split[PENTA_N] = {0, 5, 30, 5, 0};
+    EloEstimate t;
+    match_elo_penta(split, &e);
+    match_elo(35, 10, 35, &t);
+    assert_true(fabs(e.elo) < 1e-9 && fabs(t.elo) < 1e-9);
+    assert_true(fabs(e.elo_error - 26.971406) < 1e-5);
+    assert_true(fabs(t.elo_error - 72.239967) < 1e-5);
+
+    /* no spread: unbounded error, no evidence either way */
+    const long flat[PENTA_N] = {0, 0, 3, 0, 0};
+    match_elo_penta(flat, &e);
+    assert_true(fabs(e.elo) < 1e-9 && isinf(e.elo_error));
+    assert_true(e.nelo == 0 && isinf(e.nelo_error));
+    assert_true(sprt_llr_penta(flat, &p) == 0);
+    const long none[PENTA_N] = {0};
+    match_elo_penta(none, &e);
+    assert_int_equal(e.pairs, 0);
+    assert_true(e.los == 0.5);
+    assert_true(sprt_llr_penta(none, &p) == 0);
+
+    /* the trinomial nElo, per game: (60 20 20) var 0.16, t = 0.2 / 0.4 =
+     * 0.5, nElo 347.435586 t = 173.717793; skew -0.84375, exkurt
+     * -0.921875, var_t = 1 + 0.421875 + 0.0673828 = 1.48925781, error
+     * 347.435586 * 1.959964 * sqrt(var_t / 100) = 83.101207.  (30 40 30):
+     * var 0.15, t 0, error 347.435586 * 1.959964 / 10 = 68.096123 */
+    match_elo(60, 20, 20, &t);
+    assert_true(fabs(t.nelo - 173.717793) < 1e-5);
+    assert_true(fabs(t.nelo_error - 83.101207) < 1e-5);
+    match_elo(30, 40, 30, &t);
+    assert_true(fabs(t.nelo) < 1e-9);
+    assert_true(fabs(t.nelo_error - 68.096123) < 1e-5);
+}
+
+/* Pairing: games 2k and 2k+1 make pair k whatever order they finish in;
+ * a game whose partner never comes stays out; a game counted twice does
+ * not make a pair. */
+static void test_match_pairing(void **state)
+{
+    (void)state;
+    unsigned char slots[4] = {0};
+    /* finishing order 3 0 5 2 1 4 6 (game 7 never) */
+    assert_int_equal(match_pair_game(slots, 3, 2), -1);
+    assert_int_equal(match_pair_game(slots, 0, 1), -1);
+    assert_int_equal(match_pair_game(slots, 5, 0), -1);
+    assert_int_equal(match_pair_game(slots, 2, 1), 3); /* pair 1: 1/2 then 1 point (odd game first) */
+    assert_int_equal(match_pair_game(slots, 2, 1), -1); /* already counted */
+    assert_int_equal(match_pair_game(slots, 3, 2), -1);
+    assert_int_equal(match_pair_game(slots, 1, 0), 1); /* pair 0: a draw and a loss */
+    assert_int_equal(match_pair_game(slots, 4, 0), 0); /* pair 2: two losses */
+    assert_int_equal(match_pair_game(slots, 6, 2), -1); /* pair 3: incomplete */
+    assert_int_equal(match_pair_game(slots, 6, 2), -1); /* the same game again: still incomplete */
+    assert_int_equal(match_pair_game(slots, 7, 2), 4);
+    /* out of range */
+    unsigned char one[1] = {0};
+    assert_int_equal(match_pair_game(one, 0, 3), -1);
+    assert_int_equal(match_pair_game(one, -1, 1), -1);
+    assert_int_equal(one[0], 0);
+}
+
 static void test_match_time_controls(void **state)
 {
     (void)state;
@@ -309,6 +434,8 @@ const struct CMUnitTest *match_referee_tests(size_t *count)
         cmocka_unit_test(test_match_referee_cases),
         cmocka_unit_test(test_match_referee_basics),
         cmocka_unit_test(test_match_stats),
+        cmocka_unit_test(test_match_stats_penta),
+        cmocka_unit_test(test_match_pairing),
         cmocka_unit_test(test_match_time_controls),
     };
     *count = sizeof tests / sizeof tests[0];

@@ -260,6 +260,13 @@ static void test_spsa_cli(void **state)
     if (status != 0)
         fail_msg("status %d:\n%s", status, out);
     assert_non_null(strstr(out, "iteration 2/2: theta+ vs theta- W "));
+    /* the iteration's one pair, by theta+'s points over it: a single 1 among the five counts */
+    const char *it = strstr(out, "iteration 2/2: ");
+    const char *pt = it ? strstr(it, ", ptnml ") : NULL;
+    assert_non_null(pt);
+    long c[5];
+    assert_int_equal(sscanf(pt, ", ptnml %ld %ld %ld %ld %ld", &c[0], &c[1], &c[2], &c[3], &c[4]), 5);
+    assert_int_equal(c[0] + c[1] + c[2] + c[3] + c[4], 1);
     assert_non_null(strstr(out, "values after 2 iterations (4 games):\nRFP_MARGIN "));
     assert_non_null(strstr(out, "\nNMP_BASE_R "));
 #endif
