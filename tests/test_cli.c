@@ -60,8 +60,8 @@ static void test_cli_bad_arguments(void **state)
     }
 }
 
-/* Bad arguments to the tools that read them with the one reader (and an
- * unknown command): the first line on standard error is the reason,
+/* Bad arguments to the tools that read them with the one reader
+ * (engine/util/args.h), and an unknown command: the first line on standard error is the reason,
  * naming the word; nothing on standard output, status 2, no file. */
 static void test_cli_bad_argument_reasons(void **state)
 {
@@ -104,6 +104,15 @@ static void test_cli_bad_argument_reasons(void **state)
         {"tune -o %s --nope y.pgn", "tune: unknown option '--nope'"},
         {"tune -o %s y.pgn --from", "tune: --from needs a value"},
         {"frobnicate", "chuhan: unknown command 'frobnicate'"},
+        {"bench 3 --rule nope", "bench: --rule: 'nope' is not a rule: cxa, axf or draw"},
+        {"bench 65", "bench: DEPTH: '65' is not a number from 1 to 64"},
+        {"perft 0", "perft: DEPTH: '0' is not a number from 1 to 20"},
+        {"perft --suite tests/data/perft.txt --max-nodes x", "perft: --max-nodes: 'x' is not a number from 0 to "
+                                                             "18446744073709551615"},
+        {"smp 2 x", "smp: MS: 'x' is not a number from 50 to 600000"},
+        {"matebench --nodes 0", "matebench: --nodes: '0' is not a number from 1 to 18446744073709551615"},
+        {"wdl --svg %s --every 0 x.pgn", "wdl: --every: '0' is not a number from 1 to 1000"},
+        {"wdl --svg %s --nope x.pgn", "wdl: unknown option '--nope'"},
     };
     char args[512], cmd[1024], out[8192];
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
