@@ -6,6 +6,7 @@
 #include <strings.h>
 
 #include "engine/engine.h"
+#include "engine/util/args.h"
 #include "engine/util/clock.h"
 #include "engine/util/host.h"
 #include "engine/util/num.h"
@@ -106,38 +107,37 @@ uint64_t bench_run_eval(int depth, const char *rule, const char *eval_file, FILE
     return total;
 }
 
+static bool read_rule(const char *text, void *rule)
+{
+    if (strcasecmp(text, "cxa") && strcasecmp(text, "axf") && strcasecmp(text, "draw"))
+        return false;
+    *(const char **)rule = text;
+    return true;
+}
+
 int bench_cli(int argc, char **argv)
 {
     int depth = BENCH_DEPTH;
-    const char *rule = NULL, *eval_file = NULL;
-    static const char *const USAGE = "usage: chuhan bench [DEPTH] [--rule cxa|axf|draw] [--evalfile NET]\n";
-    bool have_depth = false;
-    for (int i = 0; i < argc; i++) {
-        if (!strcmp(argv[i], "--rule")) {
-            rule = i + 1 < argc ? argv[++i] : "";
-            if (strcasecmp(rule, "cxa") && strcasecmp(rule, "axf") && strcasecmp(rule, "draw")) {
-                fprintf(stderr, "bench: --rule must be cxa, axf or draw, not '%s'\n%s", rule, USAGE);
-                return 2;
-            }
-            continue;
-        }
-        if (!strcmp(argv[i], "--evalfile")) {
-            if (i + 1 >= argc) {
-                fprintf(stderr, "bench: --evalfile needs a file\n%s", USAGE);
-                return 2;
-            }
-            eval_file = argv[++i];
-            continue;
-        }
-        long d;
-        if (have_depth || !num_parse(argv[i], 1, 64, &d)) {
-            fprintf(stderr, "bench: %s '%s'\n%s", have_depth ? "one depth only, not also" : "depth must be a number from 1 to 64, not",
-                    argv[i], USAGE);
-            return 2;
-        }
-        depth = (int)d;
-        have_depth = true;
+    const char *rule = NULL, *eval_file = NULL, *words[1];
+    int nwords;
+    const ArgOption opts[] = {
+        ARG_CUSTOM("--rule", &rule, read_rule, "a rule: cxa, axf or draw"),
+        ARG_TEXT("--evalfile", &eval_file),
+    };
+    const ArgSpec spec = {"bench", opts, sizeof opts / sizeof opts[0], words, 1};
+    char why[ARGS_WHY_MAX];
+    long d = depth;
+    bool ok = args_read(&spec, argc, argv, &nwords, why, sizeof why);
+    if (ok && nwords && !num_parse(words[0], 1, 64, &d)) {
+        snprintf(why, sizeof why, "bench: DEPTH: '%.100s' is not a number from 1 to 64", words[0]);
+        ok = false;
     }
+    if (!ok) {
+        fprintf(stderr, "%s%susage: chuhan bench [DEPTH] [--rule cxa|axf|draw] [--evalfile NET]\n", why,
+                *why ? "\n" : "");
+        return 2;
+    }
+    depth = (int)d;
     double nps;
     return bench_run_eval(depth, rule, eval_file, stdout, &nps) ? 0 : 1;
 }

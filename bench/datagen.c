@@ -17,13 +17,14 @@
 #include "engine/board/movegen.h"
 #include "engine/engine.h"
 #include "engine/rules/rules.h"
+#include "engine/util/args.h"
 #include "engine/util/clock.h"
 #include "engine/util/host.h"
-#include "engine/util/num.h"
 #include "engine/util/outfile.h"
 #include "engine/util/rng.h"
 #include "eval/nnue_data.h"
 #include "match_referee.h"
+#include "search/threads.h"
 
 /* A game is adjudicated when both sides' searches agree that one side is
  * this far ahead for ADJ_PLIES plies in a row (it saves the long mop-ups,
@@ -408,15 +409,17 @@ static int run(Datagen *dg)
     return 0;
 }
 
-static int usage(void)
+static int usage(const char *why)
 {
     if (comm_rank())
         return 2; /* rank 0 says it */
+    if (why && *why)
+        fprintf(stderr, "%s\n", why);
     fprintf(stderr,
             "usage: chuhan datagen --out FILE [--positions N] [--nodes N] [--threads N] [--book-plies N]\n"
             "                      [--random-plies N] [--max-plies N] [--seed N] [--evalfile NET]\n"
             "  self-play games at N nodes per move (default 5000: the iteration that passes N is finished,\n"
-            "  within 8 N), one game per thread (default: every core),\n"
+            "  within 8 N), one game per thread (default: every core, at most 1024),\n"
             "  openings from the built-in book (8 plies) then random plies (4), until FILE holds\n"
             "  --positions positions (default 100000); appends, and resumes where it stopped;\n"
             "  --evalfile: the evaluation that plays (a net file, <built-in>, or \"\" for the hand-written one)\n"
@@ -429,31 +432,25 @@ int datagen_cli(int argc, char **argv)
     Datagen dg = {.lock = PTHREAD_MUTEX_INITIALIZER, .target = 100000, .nodes = 5000, .book_plies = 8,
                   .random_plies = 4, .max_plies = 400};
     long cpus = host_cpus();
-    dg.threads = cpus < 1 ? 1 : cpus;
+    dg.threads = cpus < 1 ? 1 : cpus > MAX_THREADS ? MAX_THREADS : cpus;
     dg.seed = (uint64_t)now_us();
-    for (int i = 0; i < argc; i += 2) { /* each option and its value */
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        long *target = !strcmp(a, "--positions")      ? &dg.target
-                       : !strcmp(a, "--nodes")        ? &dg.nodes
-                       : !strcmp(a, "--threads")      ? &dg.threads
-                       : !strcmp(a, "--book-plies")   ? &dg.book_plies
-                       : !strcmp(a, "--random-plies") ? &dg.random_plies
-                       : !strcmp(a, "--max-plies")    ? &dg.max_plies
-                                                      : NULL;
-        if (!v)
-            return usage();
-        if (!strcmp(a, "--out"))
-            dg.out = v;
-        else if (!strcmp(a, "--evalfile"))
-            dg.eval_file = v;
-        else if (!strcmp(a, "--seed")) {
-            if (!num_parse_u64(v, &dg.seed))
-                return usage();
-        } else if (!target || !num_parse(v, 0, 1000000000, target))
-            return usage();
-    }
-    if (!dg.out || dg.threads < 1 || dg.nodes < 1 || dg.max_plies < 1 || dg.max_plies > MAX_GAME_PLY)
-        return usage();
+    const ArgOption opts[] = {
+        ARG_TEXT("--out", &dg.out),
+        ARG_TEXT("--evalfile", &dg.eval_file),
+        ARG_U64("--seed", &dg.seed, 0, UINT64_MAX),
+        ARG_LONG("--positions", &dg.target, 0, 1000000000),
+        ARG_LONG("--nodes", &dg.nodes, 1, 1000000000),
+        ARG_LONG("--threads", &dg.threads, 1, MAX_THREADS),
+        ARG_LONG("--book-plies", &dg.book_plies, 0, 1000000000),
+        ARG_LONG("--random-plies", &dg.random_plies, 0, 1000000000),
+        ARG_LONG("--max-plies", &dg.max_plies, 1, MAX_GAME_PLY),
+    };
+    const ArgSpec spec = {"datagen", opts, sizeof opts / sizeof opts[0], NULL, 0};
+    char why[ARGS_WHY_MAX];
+    if (!args_read(&spec, argc, argv, NULL, why, sizeof why))
+        return usage(why);
+    if (!dg.out)
+        return usage(argc ? "datagen: --out is required" : NULL);
     dg.rank = comm_rank();
     char err[512];
     if (dg.rank) {

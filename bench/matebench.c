@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "engine/engine.h"
+#include "engine/util/args.h"
 #include "engine/util/clock.h"
 #include "engine/util/num.h"
 
@@ -246,18 +247,15 @@ int matebench_cli(int argc, char **argv)
 {
     uint64_t budget = MATEBENCH_NODES;
     const char *file = NULL;
-    for (int i = 0; i < argc; i++) {
-        if (!strcmp(argv[i], "--nodes") && i + 1 < argc && num_parse_u64(argv[i + 1], &budget) && budget > 0) {
-            i++;
-        } else if (!strcmp(argv[i], "--file") && i + 1 < argc) {
-            file = argv[++i];
-        } else {
-            fprintf(stderr, "usage: chuhan matebench [--nodes N] [--file SUITE]\n"
-                            "matebench: unknown or bad argument '%s' (SUITE lines: 'FEN ; PLIES [; NAME]',\n"
-                            "PLIES > 0 when the side to move mates, < 0 when it is mated)\n",
-                    argv[i]);
-            return 2;
-        }
+    const ArgOption opts[] = {ARG_U64("--nodes", &budget, 1, UINT64_MAX), ARG_TEXT("--file", &file)};
+    const ArgSpec spec = {"matebench", opts, sizeof opts / sizeof opts[0], NULL, 0};
+    char why[ARGS_WHY_MAX];
+    if (!args_read(&spec, argc, argv, NULL, why, sizeof why)) {
+        fprintf(stderr,
+                "%s%susage: chuhan matebench [--nodes N] [--file SUITE]\n"
+                "(SUITE lines: 'FEN ; PLIES [; NAME]', PLIES > 0 when the side to move mates, < 0 when it is mated)\n",
+                why, *why ? "\n" : "");
+        return 2;
     }
     int n = 0;
     MateCase *cases = load_suite(file, &n);

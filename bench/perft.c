@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "engine/board/movegen.h"
+#include "engine/util/args.h"
 #include "engine/util/clock.h"
 #include "engine/util/num.h"
 
@@ -120,8 +121,10 @@ int perft_suite(const char *path, uint64_t max_nodes, FILE *out)
     return bad;
 }
 
-static int perft_usage(void)
+static int perft_usage(const char *why)
 {
+    if (why && *why)
+        fprintf(stderr, "%s\n", why);
     fprintf(stderr, "usage: chuhan perft DEPTH [FEN]\n"
                     "       chuhan perft --suite FILE [--max-nodes N]\n");
     return 2;
@@ -129,43 +132,47 @@ static int perft_usage(void)
 
 int perft_cli(int argc, char **argv)
 {
-    if (argc >= 1 && !strcmp(argv[0], "--suite")) {
-        uint64_t max_nodes = 0;
-        if (argc != 2 && argc != 4) {
-            fprintf(stderr, "perft: --suite takes a FILE and optionally --max-nodes N\n");
-            return perft_usage();
+    const char *suite = NULL;
+    uint64_t max_nodes = 0;
+    const ArgOption opts[] = {ARG_TEXT("--suite", &suite), ARG_U64("--max-nodes", &max_nodes, 0, UINT64_MAX)};
+    /* DEPTH and the FEN's words, gathered at the front of argv, which they never overtake */
+    const char **words = (const char **)argv;
+    int nwords;
+    const ArgSpec spec = {"perft", opts, sizeof opts / sizeof opts[0], words, argc};
+    char why[ARGS_WHY_MAX];
+    if (!args_read(&spec, argc, argv, &nwords, why, sizeof why))
+        return perft_usage(why);
+    if (suite) {
+        if (nwords) {
+            snprintf(why, sizeof why, "perft: --suite takes no DEPTH or FEN: '%.100s'", words[0]);
+            return perft_usage(why);
         }
-        if (argc == 4 && (strcmp(argv[2], "--max-nodes") || !num_parse_u64(argv[3], &max_nodes))) {
-            if (strcmp(argv[2], "--max-nodes"))
-                fprintf(stderr, "perft: unknown argument '%s'\n", argv[2]);
-            else
-                fprintf(stderr, "perft: --max-nodes must be a number of nodes, not '%s'\n", argv[3]);
-            return perft_usage();
-        }
-        int bad = perft_suite(argv[1], max_nodes, stdout);
+        int bad = perft_suite(suite, max_nodes, stdout);
         if (bad < 0) {
-            fprintf(stderr, "perft: cannot read %s\n", argv[1]);
+            fprintf(stderr, "perft: cannot read %s\n", suite);
             return 2;
         }
         printf("%s: %d mismatch%s\n", bad ? "FAILED" : "all match", bad, bad == 1 ? "" : "es");
         return bad ? 1 : 0;
     }
-    if (argc < 1)
-        return perft_usage();
+    if (max_nodes)
+        return perft_usage("perft: --max-nodes goes with --suite");
+    if (nwords < 1)
+        return perft_usage(argc ? "perft: no DEPTH" : NULL);
     long depth;
-    if (!num_parse(argv[0], 1, 20, &depth)) {
-        fprintf(stderr, "perft: depth must be a number from 1 to 20, not '%s'\n", argv[0]);
-        return perft_usage();
+    if (!num_parse(words[0], 1, 20, &depth)) {
+        snprintf(why, sizeof why, "perft: DEPTH: '%.100s' is not a number from 1 to 20", words[0]);
+        return perft_usage(why);
     }
     char fen[512] = START_FEN;
-    if (argc > 1) {
+    if (nwords > 1) {
         fen[0] = 0;
-        for (int i = 1; i < argc; i++) {
-            if (strlen(fen) + strlen(argv[i]) + 2 > sizeof fen)
+        for (int i = 1; i < nwords; i++) {
+            if (strlen(fen) + strlen(words[i]) + 2 > sizeof fen)
                 break;
             if (i > 1)
                 strcat(fen, " ");
-            strcat(fen, argv[i]);
+            strcat(fen, words[i]);
         }
         if (!strcmp(fen, "startpos"))
             strcpy(fen, START_FEN);
@@ -173,10 +180,13 @@ int perft_cli(int argc, char **argv)
     Position *pos = malloc(sizeof *pos);
     char err[160];
     if (!pos || !pos_set_fen(pos, fen, err, sizeof err)) {
-        fprintf(stderr, "perft: %s%s\n", pos ? "bad FEN: " : "out of memory", pos ? err : "");
-        bool bad_fen = pos != NULL;
+        if (!pos) {
+            fprintf(stderr, "perft: out of memory\n");
+            return 2;
+        }
+        snprintf(why, sizeof why, "perft: bad FEN: %s", err);
         free(pos);
-        return bad_fen ? perft_usage() : 2;
+        return perft_usage(why);
     }
     perft_divide(pos, (int)depth, stdout);
     free(pos);

@@ -7,6 +7,7 @@
 
 #include "bench.h"
 #include "engine/engine.h"
+#include "engine/util/args.h"
 #include "engine/util/clock.h"
 #include "engine/util/num.h"
 
@@ -55,12 +56,25 @@ int smp_cli(int argc, char **argv)
     long threads = ranks > 1 ? 1 : 2, ms = 2000, depth = 14, positions = 12;
     long *targets[] = {&threads, &ms, &depth, &positions};
     const long lo[] = {ranks > 1 ? 1 : 2, 50, 1, 1}, hi[] = {1024, 600000, 60, 1000};
-    for (int i = 0; i < argc && i < 4; i++)
-        if (!num_parse(argv[i], lo[i], hi[i], targets[i])) {
-            fprintf(stderr, "usage: chuhan smp [THREADS=%ld] [MS=2000] [DEPTH=14] [POSITIONS=12]\n", threads);
-            engine_free(e);
-            return 2;
+    static const char *const NAMES[] = {"THREADS", "MS", "DEPTH", "POSITIONS"};
+    const long default_threads = threads;
+    const char *words[4];
+    int nwords;
+    const ArgSpec spec = {"smp", NULL, 0, words, 4};
+    char why[ARGS_WHY_MAX];
+    bool ok = args_read(&spec, argc, argv, &nwords, why, sizeof why);
+    for (int i = 0; ok && i < nwords; i++)
+        if (!num_parse(words[i], lo[i], hi[i], targets[i])) {
+            snprintf(why, sizeof why, "smp: %s: '%.100s' is not a number from %ld to %ld", NAMES[i], words[i], lo[i],
+                     hi[i]);
+            ok = false;
         }
+    if (!ok) {
+        fprintf(stderr, "%s%susage: chuhan smp [THREADS=%ld] [MS=2000] [DEPTH=14] [POSITIONS=12]\n", why,
+                *why ? "\n" : "", default_threads);
+        engine_free(e);
+        return 2;
+    }
     if (positions > BenchCount)
         positions = BenchCount;
     uint64_t nodes[2] = {0, 0};

@@ -10,8 +10,8 @@
 
 #include "engine/engine.h"
 #include "engine/records/pgn.h"
+#include "engine/util/args.h"
 #include "engine/util/clock.h"
-#include "engine/util/num.h"
 #include "engine/util/outfile.h"
 
 typedef struct {
@@ -177,8 +177,10 @@ static bool write_svg(const char *path, const WdlModel *m, const Samples *all, c
     return true;
 }
 
-static int usage(void)
+static int usage(const char *why)
 {
+    if (why && *why)
+        fprintf(stderr, "%s\n", why);
     fprintf(stderr, "usage: chuhan wdl [--games N] [--nodes N] [--every K] [--from PLY] [--svg FILE] FILE...\n"
                     "Scores positions of the games by a quick search and fits the WDL model to their results\n"
                     "(defaults: 2000 games, 1000 nodes, every 6th ply from ply 12).\n");
@@ -190,27 +192,20 @@ int wdl_cli(int argc, char **argv)
     long games_max = 2000, every = 6, from = 12;
     uint64_t nodes = 1000;
     const char *svg = NULL;
-    int i = 0;
-    for (; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
-        const char *a = argv[i];
-        bool has = i + 1 < argc;
-        if (!strcmp(a, "--games") && has && num_parse(argv[i + 1], 1, 1L << 30, &games_max))
-            i++;
-        else if (!strcmp(a, "--every") && has && num_parse(argv[i + 1], 1, 1000, &every))
-            i++;
-        else if (!strcmp(a, "--from") && has && num_parse(argv[i + 1], 0, 1000, &from))
-            i++;
-        else if (!strcmp(a, "--nodes") && has && num_parse_u64(argv[i + 1], &nodes) && nodes > 0)
-            i++;
-        else if (!strcmp(a, "--svg") && has)
-            svg = argv[++i];
-        else {
-            fprintf(stderr, "wdl: bad or incomplete option '%s'\n", a);
-            return usage();
-        }
-    }
-    if (i >= argc)
-        return usage();
+    const ArgOption opts[] = {
+        ARG_LONG("--games", &games_max, 1, 1L << 30), ARG_LONG("--every", &every, 1, 1000),
+        ARG_LONG("--from", &from, 0, 1000),           ARG_U64("--nodes", &nodes, 1, UINT64_MAX),
+        ARG_TEXT("--svg", &svg),
+    };
+    /* the files are gathered at the front of argv, which they never overtake */
+    const char **files = (const char **)argv;
+    int nfiles;
+    const ArgSpec spec = {"wdl", opts, sizeof opts / sizeof opts[0], files, argc};
+    char why[ARGS_WHY_MAX];
+    if (!args_read(&spec, argc, argv, &nfiles, why, sizeof why))
+        return usage(why);
+    if (!nfiles)
+        return usage(argc ? "wdl: no FILE to read" : NULL);
     Scored sc = {0};
     EngineCallbacks cb = {on_info, on_bestmove, NULL, &sc};
     char err[512];
@@ -226,8 +221,8 @@ int wdl_cli(int argc, char **argv)
     long games = 0, skipped = 0;
     int status = 0;
     int64_t t0 = now_ms();
-    for (int f = i; f < argc && pos && moves && games < games_max; f++) {
-        PgnReader *r = pgn_open_file(argv[f], PGN_ENC_AUTO, err, sizeof err);
+    for (int f = 0; f < nfiles && pos && moves && games < games_max; f++) {
+        PgnReader *r = pgn_open_file(files[f], PGN_ENC_AUTO, err, sizeof err);
         if (!r) {
             fprintf(stderr, "wdl: %s\n", err);
             status = 2;

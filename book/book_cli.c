@@ -12,12 +12,14 @@
 #include "book.h"
 #include "engine/board/movegen.h"
 #include "engine/records/notation.h"
+#include "engine/util/args.h"
 #include "engine/util/clock.h"
-#include "engine/util/num.h"
 #include "engine/util/outfile.h"
 
-static int usage(void)
+static int usage(const char *why)
 {
+    if (why && *why)
+        fprintf(stderr, "%s\n", why);
     fprintf(stderr,
             "usage: chuhan book build -o OUT [--max-ply N] [--min-games N] [--min-score X] [--encoding E] FILE...\n"
             "       chuhan book probe [--book FILE] FEN|startpos [moves UCI...]\n"
@@ -28,6 +30,8 @@ static int usage(void)
 /* Seconds on the program's clock, with microseconds. */
 static double now(void) { return (double)now_us() * 1e-6; }
 
+static bool read_encoding(const char *text, void *enc) { return pgn_parse_encoding(text, enc); }
+
 static int build(int argc, char **argv)
 {
     BookOptions opt;
@@ -35,34 +39,25 @@ static int build(int argc, char **argv)
     opt.progress = stderr;
     opt.rejects = stderr;
     const char *out = NULL;
-    int i = 0;
-    for (; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
-        long v;
-        if (i + 1 >= argc)
-            return usage();
-        if (!strcmp(argv[i], "-o")) {
-            out = argv[++i];
-        } else if (!strcmp(argv[i], "--max-ply")) {
-            if (!num_parse(argv[++i], 1, MAX_GAME_PLY, &v))
-                return usage();
-            opt.max_ply = (int)v;
-        } else if (!strcmp(argv[i], "--min-games")) {
-            if (!num_parse(argv[++i], 1, 1000000, &v))
-                return usage();
-            opt.min_games = (int)v;
-        } else if (!strcmp(argv[i], "--min-score")) {
-            if (!num_parse_double(argv[++i], 0, 1, &opt.min_score))
-                return usage();
-        } else if (!strcmp(argv[i], "--encoding")) {
-            if (!pgn_parse_encoding(argv[++i], &opt.encoding))
-                return usage();
-        } else {
-            return usage();
-        }
-    }
-    if (!out || i >= argc)
-        return usage();
-    char why[512];
+    long max_ply = opt.max_ply, min_games = opt.min_games;
+    const ArgOption opts[] = {
+        ARG_TEXT("-o", &out),
+        ARG_LONG("--max-ply", &max_ply, 1, MAX_GAME_PLY),
+        ARG_LONG("--min-games", &min_games, 1, 1000000),
+        ARG_DOUBLE("--min-score", &opt.min_score, 0, 1),
+        ARG_CUSTOM("--encoding", &opt.encoding, read_encoding, "an encoding: auto, utf-8, gbk or big5"),
+    };
+    /* the files are gathered at the front of argv, which they never overtake */
+    const char **files = (const char **)argv;
+    int nfiles;
+    const ArgSpec spec = {"book build", opts, sizeof opts / sizeof opts[0], files, argc};
+    char why[ARGS_WHY_MAX];
+    if (!args_read(&spec, argc, argv, &nfiles, why, sizeof why))
+        return usage(why);
+    if (!out || !nfiles)
+        return usage(argc ? (out ? "book build: no FILE to read" : "book build: -o OUT is required") : NULL);
+    opt.max_ply = (int)max_ply;
+    opt.min_games = (int)min_games;
     if (!outfile_check(out, why, sizeof why)) { /* before the games are read */
         fprintf(stderr, "book: %s\n", why);
         return 2;
@@ -74,8 +69,8 @@ static int build(int argc, char **argv)
         return 2;
     }
     char err[300];
-    for (; i < argc; i++)
-        if (!book_builder_add_file(b, argv[i], err, sizeof err)) {
+    for (int i = 0; i < nfiles; i++)
+        if (!book_builder_add_file(b, files[i], err, sizeof err)) {
             fprintf(stderr, "book: %s\n", err);
             book_builder_free(b);
             return 2;
@@ -111,20 +106,23 @@ static int build(int argc, char **argv)
 static int probe(int argc, char **argv)
 {
     const char *path = NULL;
-    int i = 0;
-    if (i + 1 < argc && !strcmp(argv[i], "--book")) {
-        path = argv[i + 1];
-        i += 2;
-    }
-    if (i >= argc)
-        return usage();
+    const ArgOption opts[] = {ARG_TEXT("--book", &path)};
+    const char **words = (const char **)argv; /* gathered at its front, as in build() */
+    int nwords;
+    const ArgSpec spec = {"book probe", opts, sizeof opts / sizeof opts[0], words, argc};
+    char why[ARGS_WHY_MAX];
+    if (!args_read(&spec, argc, argv, &nwords, why, sizeof why))
+        return usage(why);
+    if (!nwords)
+        return usage(argc ? "book probe: no position (a FEN or startpos)" : NULL);
     char fen[512] = "";
-    for (; i < argc && strcmp(argv[i], "moves"); i++) {
-        if (strlen(fen) + strlen(argv[i]) + 2 > sizeof fen)
-            return usage();
+    int i = 0;
+    for (; i < nwords && strcmp(words[i], "moves"); i++) {
+        if (strlen(fen) + strlen(words[i]) + 2 > sizeof fen)
+            return usage("book probe: the FEN is too long");
         if (*fen)
             strcat(fen, " ");
-        strcat(fen, argv[i]);
+        strcat(fen, words[i]);
     }
     if (!strcmp(fen, "startpos"))
         strcpy(fen, START_FEN);
@@ -135,13 +133,13 @@ static int probe(int argc, char **argv)
     }
     char err[300];
     if (!pos_set_fen(pos, fen, err, sizeof err)) {
-        fprintf(stderr, "book: bad FEN: %s\n", err);
-        usage();
+        snprintf(why, sizeof why, "book: bad FEN: %s", err);
+        usage(why);
         free(pos);
         return 2;
     }
-    for (i += i < argc; i < argc; i++) { /* moves after "moves" */
-        Move m = notation_read(pos, argv[i], NOTATION_AUTO, err, sizeof err);
+    for (i += i < nwords; i < nwords; i++) { /* moves after "moves" */
+        Move m = notation_read(pos, words[i], NOTATION_AUTO, err, sizeof err);
         if (m == MOVE_NONE || pos_room(pos) < 1) {
             fprintf(stderr, "book: %s\n", m ? "too many moves" : err);
             free(pos);
@@ -190,10 +188,14 @@ static int probe(int argc, char **argv)
 int book_cli(int argc, char **argv)
 {
     if (argc < 1)
-        return usage();
+        return usage(NULL);
     if (!strcmp(argv[0], "build"))
         return build(argc - 1, argv + 1);
     if (!strcmp(argv[0], "probe"))
         return probe(argc - 1, argv + 1);
-    return usage();
+    if (!strcmp(argv[0], "--help") || !strcmp(argv[0], "-h"))
+        return usage(NULL);
+    char why[ARGS_WHY_MAX];
+    snprintf(why, sizeof why, "book: unknown command '%.100s' (build or probe)", argv[0]);
+    return usage(why);
 }

@@ -138,7 +138,10 @@ static int run(int argc, char **argv)
         printf("%s %s (%s)\n", CHUHAN_NAME, chuhan_version(), chuhan_build_info());
         return 0;
     }
-    return i < n ? COMMANDS[i].run(argc - 2, argv + 2) : usage();
+    if (i < n)
+        return COMMANDS[i].run(argc - 2, argv + 2);
+    fprintf(stderr, "chuhan: unknown command '%.100s'\n", argv[1]);
+    return usage();
 }
 
 int main(int argc, char **argv)

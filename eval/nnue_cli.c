@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/util/args.h"
 #include "engine/util/clock.h"
 #include "engine/util/host.h"
-#include "engine/util/num.h"
 #include "engine/util/outfile.h"
 #include "eval.h"
 #include "nnue.h"
@@ -18,16 +18,19 @@ int nnue_eval_cli(int argc, char **argv)
 {
     const char *net_path = NULL;
     char fen[512] = "";
-    for (int i = 0; i < argc; i++) {
-        if (!strcmp(argv[i], "--net") && i + 1 < argc) {
-            net_path = argv[++i];
-        } else if (!strncmp(argv[i], "--", 2)) {
-            fprintf(stderr, "usage: chuhan eval [--net FILE] [FEN]   (default: the start position)\n");
-            return 2;
-        } else {
-            size_t n = strlen(fen);
-            snprintf(fen + n, sizeof fen - n, "%s%s", n ? " " : "", argv[i]);
-        }
+    const char *words[64];
+    int nwords = 0;
+    const ArgOption opts[] = {ARG_TEXT("--net", &net_path)};
+    const ArgSpec spec = {"eval", opts, sizeof opts / sizeof opts[0], words, 64};
+    char why[ARGS_WHY_MAX];
+    if (!args_read(&spec, argc, argv, &nwords, why, sizeof why)) {
+        fprintf(stderr, "%s%susage: chuhan eval [--net FILE] [FEN]   (default: the start position)\n", why,
+                *why ? "\n" : "");
+        return 2;
+    }
+    for (int i = 0; i < nwords; i++) {
+        size_t n = strlen(fen);
+        snprintf(fen + n, sizeof fen - n, "%s%s", n ? " " : "", words[i]);
     }
     Position pos;
     char err[512];
@@ -57,8 +60,10 @@ int nnue_eval_cli(int argc, char **argv)
     return 0;
 }
 
-static int train_usage(void)
+static int train_usage(const char *why)
 {
+    if (why && *why)
+        fprintf(stderr, "%s\n", why);
     fprintf(stderr,
             "usage: chuhan train --data FILE [--data FILE ...] --out NET [options]\n"
             "  train a net on chuhan datagen files; NET is written in the engine's format (EvalFile),\n"
@@ -87,56 +92,31 @@ int nnue_train_cli(int argc, char **argv)
     double lr = 0.001, lambda = 0.75, validation = 0.05, lr_decay = 1;
     uint64_t seed = 1;
     bool resume = false, mirror = true;
-    for (int i = 0; i < argc; i += 2) { /* each option and its value */
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        bool ok = true;
-        if (!strcmp(a, "--resume")) {
-            resume = true;
-            i--; /* no value */
-            continue;
-        }
-        if (!strcmp(a, "--no-mirror")) {
-            mirror = false;
-            i--; /* no value */
-            continue;
-        }
-        if (!v)
-            return train_usage();
-        if (!strcmp(a, "--data") && ndata < 64)
-            data[ndata++] = v;
-        else if (!strcmp(a, "--out"))
-            out = v;
-        else if (!strcmp(a, "--note"))
-            note = v;
-        else if (!strcmp(a, "--init"))
-            init = v;
-        else if (!strcmp(a, "--lr-drop"))
-            ok = num_parse(v, 0, 100000, &lr_drop);
-        else if (!strcmp(a, "--epochs"))
-            ok = num_parse(v, 1, 100000, &epochs);
-        else if (!strcmp(a, "--batch"))
-            ok = num_parse(v, 1, 1 << 24, &batch);
-        else if (!strcmp(a, "--threads"))
-            ok = num_parse(v, 1, 256, &threads);
-        else if (!strcmp(a, "--lr"))
-            ok = num_parse_double(v, 1e-7, 1, &lr);
-        else if (!strcmp(a, "--lr-decay"))
-            ok = num_parse_double(v, 0.01, 1, &lr_decay);
-        else if (!strcmp(a, "--lambda"))
-            ok = num_parse_double(v, 0, 1, &lambda);
-        else if (!strcmp(a, "--validation"))
-            ok = num_parse_double(v, 0, 0.5, &validation);
-        else if (!strcmp(a, "--seed"))
-            ok = num_parse_u64(v, &seed);
-        else
-            ok = false;
-        if (!ok)
-            return train_usage();
-    }
-    if (!ndata || !out)
-        return train_usage();
     if (threads < 1)
         threads = 1;
+    const ArgOption opts[] = {
+        ARG_LIST("--data", data, &ndata, 64),
+        ARG_TEXT("--out", &out),
+        ARG_TEXT("--note", &note),
+        ARG_TEXT("--init", &init),
+        ARG_LONG("--lr-drop", &lr_drop, 0, 100000),
+        ARG_LONG("--epochs", &epochs, 1, 100000),
+        ARG_LONG("--batch", &batch, 1, 1 << 24),
+        ARG_LONG("--threads", &threads, 1, 256),
+        ARG_DOUBLE("--lr", &lr, 1e-7, 1),
+        ARG_DOUBLE("--lr-decay", &lr_decay, 0.01, 1),
+        ARG_DOUBLE("--lambda", &lambda, 0, 1),
+        ARG_DOUBLE("--validation", &validation, 0, 0.5),
+        ARG_U64("--seed", &seed, 0, UINT64_MAX),
+        ARG_FLAG("--resume", &resume, true),
+        ARG_FLAG("--no-mirror", &mirror, false),
+    };
+    const ArgSpec spec = {"train", opts, sizeof opts / sizeof opts[0], NULL, 0};
+    char bad[ARGS_WHY_MAX];
+    if (!args_read(&spec, argc, argv, NULL, bad, sizeof bad))
+        return train_usage(bad);
+    if (!ndata || !out)
+        return train_usage(argc ? (ndata ? "train: --out is required" : "train: --data is required") : NULL);
     /* every file it will write (the net, its checkpoint and card): a new
      * file or a regular one, checked before any work */
     for (int i = 0; i < 3; i++) {

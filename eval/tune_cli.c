@@ -5,16 +5,18 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "engine/util/args.h"
 #include "engine/util/clock.h"
-#include "engine/util/num.h"
 #include "engine/util/outfile.h"
 #include "tune.h"
 #include "weights.h"
 
 static double seconds_since(int64_t t0_us) { return (double)(now_us() - t0_us) * 1e-6; }
 
-static int tune_usage(void)
+static int tune_usage(const char *why)
 {
+    if (why && *why)
+        fprintf(stderr, "%s\n", why);
     fprintf(stderr,
             "usage: chuhan tune [options] FILE...   fit the evaluation weights to the results of PGN records\n"
             "  -o FILE            write the weights here (default eval/weights.txt; '-' standard output)\n"
@@ -36,6 +38,8 @@ static int tune_usage(void)
     return 2;
 }
 
+static bool read_encoding(const char *text, void *enc) { return pgn_parse_encoding(text, enc); }
+
 int tune_cli(int argc, char **argv)
 {
     TuneOptions opt;
@@ -49,73 +53,35 @@ int tune_cli(int argc, char **argv)
         size_t used = strlen(cmdline);
         snprintf(cmdline + used, sizeof cmdline - used, " %s", argv[i]);
     }
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i];
-        double v;
-        long n;
-        if (a[0] != '-' || !strcmp(a, "-")) {
-            if (nfiles == 256) {
-                fprintf(stderr, "tune: at most 256 files\n");
-                return 2;
-            }
-            files[nfiles++] = a;
-            continue;
-        }
-        if (!strcmp(a, "--help") || !strcmp(a, "-h"))
-            return tune_usage();
-        if (!strcmp(a, "--no-symmetry")) {
-            opt.symmetric = false;
-            continue;
-        }
-        if (!strcmp(a, "--no-material")) {
-            opt.fit_material = false;
-            continue;
-        }
-        if (i + 1 >= argc) {
-            fprintf(stderr, "tune: %s needs a value\n", a);
-            return tune_usage();
-        }
-        const char *val = argv[++i];
-        bool ok = true;
-        if (!strcmp(a, "-o"))
-            out_path = val;
-        else if (!strcmp(a, "--from"))
-            from = val;
-        else if (!strcmp(a, "--epochs") && (ok = num_parse(val, 0, 10000000, &n)))
-            opt.epochs = (int)n;
-        else if (!strcmp(a, "--lr") && (ok = num_parse_double(val, 1e-6, 1e4, &v)))
-            opt.lr = v;
-        else if (!strcmp(a, "--lambda") && (ok = num_parse_double(val, 0, 1e6, &v)))
-            opt.lambda = v;
-        else if (!strcmp(a, "--k") && (ok = num_parse_double(val, 1e-6, 10, &v)))
-            opt.k = v;
-        else if (!strcmp(a, "--skip-plies") && (ok = num_parse(val, 0, MAX_GAME_PLY, &n)))
-            opt.skip_plies = (int)n;
-        else if (!strcmp(a, "--keep") && (ok = num_parse_double(val, 1e-9, 1, &v)))
-            opt.keep = v;
-        else if (!strcmp(a, "--max-positions"))
-            ok = num_parse(val, 0, 4000000000L, &opt.max_positions);
-        else if (!strcmp(a, "--validation") && (ok = num_parse_double(val, 0, 0.9, &v)))
-            opt.validation = v;
-        else if (!strcmp(a, "--report-every") && (ok = num_parse(val, 1, 10000000, &n)))
-            opt.report_every = (int)n;
-        else if (!strcmp(a, "--threads") && (ok = num_parse(val, 1, TUNE_MAX_THREADS, &n)))
-            opt.threads = (int)n;
-        else if (!strcmp(a, "--seed"))
-            ok = num_parse_u64(val, &opt.seed);
-        else if (!strcmp(a, "--encoding"))
-            ok = pgn_parse_encoding(val, &opt.encoding);
-        else if (ok) {
-            fprintf(stderr, "tune: unknown option %s\n", a);
-            return tune_usage();
-        }
-        if (!ok) {
-            fprintf(stderr, "tune: bad value '%s' for %s\n", val, a);
-            return tune_usage();
-        }
-    }
+    long epochs = opt.epochs, skip_plies = opt.skip_plies, report_every = opt.report_every, threads = opt.threads;
+    const ArgOption opts[] = {
+        ARG_TEXT("-o", &out_path),
+        ARG_TEXT("--from", &from),
+        ARG_LONG("--epochs", &epochs, 0, 10000000),
+        ARG_DOUBLE("--lr", &opt.lr, 1e-6, 1e4),
+        ARG_DOUBLE("--lambda", &opt.lambda, 0, 1e6),
+        ARG_DOUBLE("--k", &opt.k, 1e-6, 10),
+        ARG_LONG("--skip-plies", &skip_plies, 0, MAX_GAME_PLY),
+        ARG_DOUBLE("--keep", &opt.keep, 1e-9, 1),
+        ARG_LONG("--max-positions", &opt.max_positions, 0, 4000000000L),
+        ARG_DOUBLE("--validation", &opt.validation, 0, 0.9),
+        ARG_LONG("--report-every", &report_every, 1, 10000000),
+        ARG_LONG("--threads", &threads, 1, TUNE_MAX_THREADS),
+        ARG_U64("--seed", &opt.seed, 0, UINT64_MAX),
+        ARG_CUSTOM("--encoding", &opt.encoding, read_encoding, "an encoding: auto, utf-8, gbk or big5"),
+        ARG_FLAG("--no-symmetry", &opt.symmetric, false),
+        ARG_FLAG("--no-material", &opt.fit_material, false),
+    };
+    const ArgSpec spec = {"tune", opts, sizeof opts / sizeof opts[0], files, 256};
+    char bad[ARGS_WHY_MAX];
+    if (!args_read(&spec, argc, argv, &nfiles, bad, sizeof bad))
+        return tune_usage(bad);
     if (nfiles == 0)
-        return tune_usage();
+        return tune_usage(argc ? "tune: no FILE to read" : NULL);
+    opt.epochs = (int)epochs;
+    opt.skip_plies = (int)skip_plies;
+    opt.report_every = (int)report_every;
+    opt.threads = (int)threads;
     char why0[512];
     if (strcmp(out_path, "-") && !outfile_check(out_path, why0, sizeof why0)) { /* before the work */
         fprintf(stderr, "tune: %s\n", why0);

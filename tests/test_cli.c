@@ -60,6 +60,80 @@ static void test_cli_bad_arguments(void **state)
     }
 }
 
+/* Bad arguments to the tools that read them with the one reader
+ * (engine/util/args.h), and an unknown command: the first line on standard error is the reason,
+ * naming the word; nothing on standard output, status 2, no file. */
+static void test_cli_bad_argument_reasons(void **state)
+{
+    (void)state;
+    static const char *const OUT = "/tmp/chuhan-cli-args.out";
+    static const struct {
+        const char *args, *first_line;
+    } bad[] = {
+        {"train --data x --out %s --epochs -1", "train: --epochs: '-1' is not a number from 1 to 100000"},
+        {"train --data x --out %s --lr nan", "train: --lr: 'nan' is not a number from 1e-07 to 1"},
+        {"train --data x --out %s --lambda 2", "train: --lambda: '2' is not a number from 0 to 1"},
+        {"train --data x --out %s --batch 0", "train: --batch: '0' is not a number from 1 to 16777216"},
+        {"train --data x --out %s --validation 1.5", "train: --validation: '1.5' is not a number from 0 to 0.5"},
+        {"train --data x --out %s --threads 1e3", "train: --threads: '1e3' is not a number from 1 to 256"},
+        {"train --data x --out %s --bogus 1", "train: unknown option '--bogus'"},
+        {"train --data x --out %s --seed", "train: --seed needs a value"},
+        {"train --data x", "train: --out is required"},
+        {"datagen --out %s --threads 100000", "datagen: --threads: '100000' is not a number from 1 to 1024"},
+        {"datagen --out %s --positions -1", "datagen: --positions: '-1' is not a number from 0 to 1000000000"},
+        {"datagen --out %s --nodes nan", "datagen: --nodes: 'nan' is not a number from 1 to 1000000000"},
+        {"datagen --out %s --threads 0", "datagen: --threads: '0' is not a number from 1 to 1024"},
+        {"datagen --out %s --max-plies abc", "datagen: --max-plies: 'abc' is not a number from 1 to 4096"},
+        {"datagen --out %s --seed -1", "datagen: --seed: '-1' is not a number from 0 to 18446744073709551615"},
+        {"datagen --out %s --frob", "datagen: unknown option '--frob'"},
+        {"datagen --out %s extra", "datagen: unexpected argument 'extra'"},
+        {"datagen --out", "datagen: --out needs a value"},
+        {"eval --nets x", "eval: unknown option '--nets'"},
+        {"eval --net", "eval: --net needs a value"},
+        {"book build -o %s --min-score nan x.pgn", "book build: --min-score: 'nan' is not a number from 0 to 1"},
+        {"book build -o %s --max-ply 0x10 x.pgn", "book build: --max-ply: '0x10' is not a number from 1 to 4096"},
+        {"book build -o %s --encoding latin1 x.pgn",
+         "book build: --encoding: 'latin1' is not an encoding: auto, utf-8, gbk or big5"},
+        {"book build -o %s --frob x.pgn", "book build: unknown option '--frob'"},
+        {"book build -o", "book build: -o needs a value"},
+        {"book probe --book", "book probe: --book needs a value"},
+        {"book probe --frob startpos", "book probe: unknown option '--frob'"},
+        {"book frob", "book: unknown command 'frob' (build or probe)"},
+        {"tune -o %s --epochs x y.pgn", "tune: --epochs: 'x' is not a number from 0 to 10000000"},
+        {"tune -o %s --keep inf y.pgn", "tune: --keep: 'inf' is not a number from 1e-09 to 1"},
+        {"tune -o %s --nope y.pgn", "tune: unknown option '--nope'"},
+        {"tune -o %s y.pgn --from", "tune: --from needs a value"},
+        {"frobnicate", "chuhan: unknown command 'frobnicate'"},
+        {"bench 3 --rule nope", "bench: --rule: 'nope' is not a rule: cxa, axf or draw"},
+        {"bench 65", "bench: DEPTH: '65' is not a number from 1 to 64"},
+        {"perft 0", "perft: DEPTH: '0' is not a number from 1 to 20"},
+        {"perft --suite tests/data/perft.txt --max-nodes x", "perft: --max-nodes: 'x' is not a number from 0 to "
+                                                             "18446744073709551615"},
+        {"smp 2 x", "smp: MS: 'x' is not a number from 50 to 600000"},
+        {"matebench --nodes 0", "matebench: --nodes: '0' is not a number from 1 to 18446744073709551615"},
+        {"wdl --svg %s --every 0 x.pgn", "wdl: --every: '0' is not a number from 1 to 1000"},
+        {"wdl --svg %s --nope x.pgn", "wdl: unknown option '--nope'"},
+    };
+    char args[512], cmd[1024], out[8192];
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        unlink(OUT);
+        snprintf(args, sizeof args, bad[i].args, OUT);
+        snprintf(cmd, sizeof cmd, "{ %s %s 2>/dev/null; }", test_engine_path(), args);
+        int status = test_run(cmd, out, sizeof out);
+        if (status != 2 || out[0])
+            fail_msg("'%s': status %d, standard output '%.300s'", args, status, out);
+        snprintf(cmd, sizeof cmd, "{ %s %s 2>&1 >/dev/null; }", test_engine_path(), args);
+        test_run(cmd, out, sizeof out);
+        size_t n = strlen(bad[i].first_line);
+        if (strncmp(out, bad[i].first_line, n) || out[n] != '\n')
+            fail_msg("'%s': standard error begins '%.300s', not '%s'", args, out, bad[i].first_line);
+        if (!strstr(out + n, "usage: chuhan"))
+            fail_msg("'%s': no usage after the reason: '%.300s'", args, out);
+        if (access(OUT, F_OK) == 0)
+            fail_msg("'%s' wrote %s", args, OUT);
+    }
+}
+
 /* --help lists every command on standard output, status 0; --version
  * names the release, the build's ARCH and the system. */
 static void test_cli_help_and_version(void **state)
@@ -175,6 +249,7 @@ const struct CMUnitTest *cli_tests(size_t *count)
     static const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_cli_help_and_version),
         cmocka_unit_test(test_cli_bad_arguments),
+        cmocka_unit_test(test_cli_bad_argument_reasons),
         cmocka_unit_test(test_outputs_only_regular_files),
     };
     *count = sizeof tests / sizeof tests[0];

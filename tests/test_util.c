@@ -1,9 +1,11 @@
 /* The helpers every layer shares (engine/util): the number parsers, the
- * random generator, the text cleaning and the child processes. */
+ * random generator, the text cleaning, the child processes and the
+ * command-line reader. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/util/args.h"
 #include "engine/util/charset.h"
 #include "engine/util/clock.h"
 #include "engine/util/num.h"
@@ -217,6 +219,144 @@ static void test_charset(void **state)
     }
 }
 
+static bool parse_color(const char *text, void *dest)
+{
+    if (strcmp(text, "red") && strcmp(text, "black"))
+        return false;
+    *(int *)dest = text[0] == 'r' ? 1 : 2;
+    return true;
+}
+
+/* The values and words one command line gives the table below; false
+ * with the reason in why. */
+typedef struct {
+    long n;
+    uint64_t u;
+    double x;
+    const char *s;
+    bool flag;
+    const char *list[2];
+    int nlist;
+    int color;
+    const char *rest[3];
+    int nrest;
+} ArgsSeen;
+
+static bool read_line(const char *line, ArgsSeen *seen, char *why, size_t len)
+{
+    static char buf[512];
+    char *argv[32];
+    int argc = 0;
+    snprintf(buf, sizeof buf, "%s", line);
+    /* words split at '|', so that a word may be empty or hold blanks */
+    for (char *p = buf; *buf && argc < 32;) {
+        argv[argc++] = p;
+        char *bar = strchr(p, '|');
+        if (!bar)
+            break;
+        *bar = 0;
+        p = bar + 1;
+    }
+    memset(seen, 0, sizeof *seen);
+    seen->n = -1;
+    seen->x = -1;
+    const ArgOption opts[] = {
+        ARG_LONG("--n", &seen->n, 1, 10),
+        ARG_U64("--u", &seen->u, 0, UINT64_MAX),
+        ARG_DOUBLE("--x", &seen->x, 0, 0.5),
+        ARG_TEXT("-s", &seen->s),
+        ARG_FLAG("--flag", &seen->flag, true),
+        ARG_LIST("--list", seen->list, &seen->nlist, 2),
+        ARG_CUSTOM("--color", &seen->color, parse_color, "a color: red or black"),
+    };
+    const ArgSpec spec = {"t", opts, sizeof opts / sizeof opts[0], seen->rest, 3};
+    return args_read(&spec, argc, argv, &seen->nrest, why, len);
+}
+
+/* args_read: each kind of value, within its range and in decimal only,
+ * and every refusal with its reason. */
+static void test_args(void **state)
+{
+    (void)state;
+    ArgsSeen a;
+    char why[ARGS_WHY_MAX];
+    assert_true(read_line("--n|10|--u|18446744073709551615|--x|0.5|-s||--flag|--list|a|--list|b|--color|black|"
+                          "f1|-|-5",
+                          &a, why, sizeof why));
+    assert_int_equal(a.n, 10);
+    assert_true(a.u == UINT64_MAX);
+    assert_true(a.x == 0.5);
+    assert_string_equal(a.s, "");
+    assert_true(a.flag);
+    assert_int_equal(a.nlist, 2);
+    assert_string_equal(a.list[1], "b");
+    assert_int_equal(a.color, 2);
+    assert_int_equal(a.nrest, 3);
+    assert_string_equal(a.rest[0], "f1");
+    assert_string_equal(a.rest[1], "-");
+    assert_string_equal(a.rest[2], "-5");
+    /* blanks around a number, an exponent, a value that looks like an option */
+    assert_true(read_line("--n| 7 |--x|5e-1|--u|3|-s|--n", &a, why, sizeof why));
+    assert_true(a.n == 7 && a.x == 0.5 && a.u == 3);
+    assert_string_equal(a.s, "--n");
+    /* after "--", words only */
+    assert_true(read_line("--|--n|-x", &a, why, sizeof why));
+    assert_int_equal(a.nrest, 2);
+    assert_string_equal(a.rest[0], "--n");
+    assert_true(a.n == -1);
+    assert_true(read_line("", &a, why, sizeof why));
+    assert_int_equal(a.nrest, 0);
+
+    static const struct {
+        const char *line, *why;
+    } bad[] = {
+        {"--n|0", "t: --n: '0' is not a number from 1 to 10"},
+        {"--n|11", "t: --n: '11' is not a number from 1 to 10"},
+        {"--n|-1", "t: --n: '-1' is not a number from 1 to 10"},
+        {"--n|", "t: --n: '' is not a number from 1 to 10"},
+        {"--n|5x", "t: --n: '5x' is not a number from 1 to 10"},
+        {"--n|0x5", "t: --n: '0x5' is not a number from 1 to 10"},
+        {"--n|2.0", "t: --n: '2.0' is not a number from 1 to 10"},
+        {"--n|99999999999999999999999", "t: --n: '99999999999999999999999' is not a number from 1 to 10"},
+        {"--u|-1", "t: --u: '-1' is not a number from 0 to 18446744073709551615"},
+        {"--u|18446744073709551616", "t: --u: '18446744073709551616' is not a number from 0 to 18446744073709551615"},
+        {"--u|0x10", "t: --u: '0x10' is not a number from 0 to 18446744073709551615"},
+        {"--x|nan", "t: --x: 'nan' is not a number from 0 to 0.5"},
+        {"--x|NAN", "t: --x: 'NAN' is not a number from 0 to 0.5"},
+        {"--x|inf", "t: --x: 'inf' is not a number from 0 to 0.5"},
+        {"--x|-inf", "t: --x: '-inf' is not a number from 0 to 0.5"},
+        {"--x|1e999", "t: --x: '1e999' is not a number from 0 to 0.5"},
+        {"--x|0x0.1", "t: --x: '0x0.1' is not a number from 0 to 0.5"},
+        {"--x|0.6", "t: --x: '0.6' is not a number from 0 to 0.5"},
+        {"--x|-0.1", "t: --x: '-0.1' is not a number from 0 to 0.5"},
+        {"--x|0.1abc", "t: --x: '0.1abc' is not a number from 0 to 0.5"},
+        {"--x|", "t: --x: '' is not a number from 0 to 0.5"},
+        {"--x|.", "t: --x: '.' is not a number from 0 to 0.5"},
+        {"--color|green", "t: --color: 'green' is not a color: red or black"},
+        {"--list|a|--list|b|--list|c", "t: --list: at most 2"},
+        {"--n", "t: --n needs a value"},
+        {"--flag|-s", "t: -s needs a value"},
+        {"--nope", "t: unknown option '--nope'"},
+        {"-q|1", "t: unknown option '-q'"},
+        {"--n=5", "t: unknown option '--n=5'"},
+        {"a|b|c|d", "t: too many arguments (at most 3): 'd'"},
+        {"--help", ""},
+        {"--n|5|-h", ""},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        strcpy(why, "unset");
+        if (read_line(bad[i].line, &a, why, sizeof why))
+            fail_msg("'%s' accepted", bad[i].line);
+        if (strcmp(why, bad[i].why))
+            fail_msg("'%s': '%s', not '%s'", bad[i].line, why, bad[i].why);
+    }
+    /* no other words allowed: said so */
+    const ArgSpec none = {"t", NULL, 0, NULL, 0};
+    char *one[] = {"x"};
+    assert_false(args_read(&none, 1, one, NULL, why, sizeof why));
+    assert_string_equal(why, "t: unexpected argument 'x'");
+}
+
 const struct CMUnitTest *util_tests(size_t *count)
 {
     static const struct CMUnitTest tests[] = {
@@ -227,6 +367,7 @@ const struct CMUnitTest *util_tests(size_t *count)
         cmocka_unit_test(test_proc_lines_long),
         cmocka_unit_test(test_proc),
         cmocka_unit_test(test_charset),
+        cmocka_unit_test(test_args),
     };
     *count = sizeof tests / sizeof tests[0];
     return tests;
