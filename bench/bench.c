@@ -10,6 +10,7 @@
 #include "engine/util/clock.h"
 #include "engine/util/host.h"
 #include "engine/util/num.h"
+#include "eval/nnue.h"
 
 /* Openings, middlegames and endings, both sides to move.  Changing this
  * list changes the signature. */
@@ -103,6 +104,8 @@ uint64_t bench_run_eval(int depth, const char *rule, const char *eval_file, FILE
     fprintf(out, "Nodes/second    : %.0f\n", *nps);
     /* on a loaded machine the wall clock undercounts: per CPU second too */
     fprintf(out, "Nodes/CPU second: %.0f\n", (double)total / (cpu > 0 ? cpu : 1e-3));
+    if (eval_file)
+        fprintf(out, "Net kernels     : %s\n", nnue_kernels()->name);
     fprintf(out, "Nodes searched  : %llu\n", (unsigned long long)total);
     return total;
 }

@@ -1,5 +1,5 @@
-/* The neural evaluation: features, the two kernels, the lazy accumulator
- * stack (see nnue.h). */
+/* The neural evaluation: features and the lazy accumulator stack (see
+ * nnue.h; the arithmetic is in nnue_kernels.c). */
 #include "nnue.h"
 
 #include <stdlib.h>
@@ -7,13 +7,6 @@
 
 #include "engine/util/pages.h"
 #include "eval.h"
-
-#if defined(__x86_64__) || defined(__i386__)
-#include <immintrin.h>
-#define NNUE_HAVE_AVX2 1
-#else
-#define NNUE_HAVE_AVX2 0
-#endif
 
 NnueNet *nnue_alloc(void)
 {
@@ -47,89 +40,6 @@ int nnue_features(const Position *pos, int p, int out[NNUE_MAX_ACTIVE])
     return n;
 }
 
-/* ---- plain kernels ---- */
-
-static void plain_update(int16_t *dst, const int16_t *src, const int16_t *w, const int *add, int nadd,
-                         const int *sub, int nsub)
-{
-    for (int k = 0; k < NNUE_HIDDEN; k++) {
-        int v = src[k];
-        for (int i = 0; i < nadd; i++)
-            v += w[(size_t)add[i] * NNUE_HIDDEN + k];
-        for (int i = 0; i < nsub; i++)
-            v -= w[(size_t)sub[i] * NNUE_HIDDEN + k];
-        dst[k] = (int16_t)(uint16_t)v; /* wraps like the SIMD lanes */
-    }
-}
-
-static inline int32_t crelu(int16_t x) { return x < 0 ? 0 : x > NNUE_QA ? NNUE_QA : x; }
-
-static int32_t plain_output(const int16_t *us, const int16_t *them, const int16_t *w)
-{
-    int32_t sum = 0;
-    for (int k = 0; k < NNUE_HIDDEN; k++)
-        sum += crelu(us[k]) * w[k] + crelu(them[k]) * w[NNUE_HIDDEN + k];
-    return sum;
-}
-
-const NnueKernels NnuePlain = {"plain", plain_update, plain_output};
-
-/* ---- AVX2 kernels ---- */
-
-#if NNUE_HAVE_AVX2
-__attribute__((target("avx2"))) static void avx2_update(int16_t *dst, const int16_t *src, const int16_t *w,
-                                                        const int *add, int nadd, const int *sub, int nsub)
-{
-    for (int k = 0; k < NNUE_HIDDEN; k += 64) {
-        __m256i r[4];
-        for (int j = 0; j < 4; j++)
-            r[j] = _mm256_loadu_si256((const __m256i *)(src + k + 16 * j));
-        for (int i = 0; i < nadd; i++) {
-            const int16_t *row = w + (size_t)add[i] * NNUE_HIDDEN + k;
-            for (int j = 0; j < 4; j++)
-                r[j] = _mm256_add_epi16(r[j], _mm256_loadu_si256((const __m256i *)(row + 16 * j)));
-        }
-        for (int i = 0; i < nsub; i++) {
-            const int16_t *row = w + (size_t)sub[i] * NNUE_HIDDEN + k;
-            for (int j = 0; j < 4; j++)
-                r[j] = _mm256_sub_epi16(r[j], _mm256_loadu_si256((const __m256i *)(row + 16 * j)));
-        }
-        for (int j = 0; j < 4; j++)
-            _mm256_storeu_si256((__m256i *)(dst + k + 16 * j), r[j]);
-    }
-}
-
-__attribute__((target("avx2"))) static int32_t avx2_output(const int16_t *us, const int16_t *them,
-                                                           const int16_t *w)
-{
-    const __m256i zero = _mm256_setzero_si256(), qa = _mm256_set1_epi16(NNUE_QA);
-    __m256i sum = _mm256_setzero_si256();
-    for (int half = 0; half < 2; half++) {
-        const int16_t *a = half ? them : us, *wh = w + half * NNUE_HIDDEN;
-        for (int k = 0; k < NNUE_HIDDEN; k += 16) {
-            __m256i x = _mm256_loadu_si256((const __m256i *)(a + k));
-            x = _mm256_min_epi16(_mm256_max_epi16(x, zero), qa);
-            sum = _mm256_add_epi32(sum, _mm256_madd_epi16(x, _mm256_loadu_si256((const __m256i *)(wh + k))));
-        }
-    }
-    __m128i s = _mm_add_epi32(_mm256_castsi256_si128(sum), _mm256_extracti128_si256(sum, 1));
-    s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0x4E));
-    s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0xB1));
-    return _mm_cvtsi128_si32(s);
-}
-
-static const NnueKernels Avx2Kernels = {"avx2", avx2_update, avx2_output};
-const NnueKernels *const NnueAvx2 = &Avx2Kernels;
-#else
-const NnueKernels *const NnueAvx2 = NULL;
-#endif
-
-#if NNUE_HAVE_AVX2 && defined(__AVX2__)
-const NnueKernels *const NnueKernelsUsed = &Avx2Kernels;
-#else
-const NnueKernels *const NnueKernelsUsed = &NnuePlain;
-#endif
-
 /* ---- evaluation ---- */
 
 void nnue_refresh(const NnueNet *net, const Position *pos, int p, int16_t out[NNUE_HIDDEN], const NnueKernels *k)
@@ -149,15 +59,16 @@ int nnue_output(const NnueNet *net, const int16_t *us, const int16_t *them, int 
 int nnue_evaluate_full(const NnueNet *net, const Position *pos)
 {
     alignas(64) int16_t acc[COLOR_NB][NNUE_HIDDEN];
+    const NnueKernels *k = nnue_kernels();
     for (int p = 0; p < COLOR_NB; p++)
-        nnue_refresh(net, pos, p, acc[p], NnueKernelsUsed);
-    return nnue_output(net, acc[pos->side], acc[!pos->side], nnue_out_bucket(pos), NnueKernelsUsed);
+        nnue_refresh(net, pos, p, acc[p], k);
+    return nnue_output(net, acc[pos->side], acc[!pos->side], nnue_out_bucket(pos), k);
 }
 
 void nnue_reset(NnueStack *s, const NnueNet *net, const Position *pos)
 {
     s->net = net;
-    s->k = NnueKernelsUsed;
+    s->k = nnue_kernels();
     s->top = 0;
     NnueAcc *a = &s->acc[0];
     a->n = 0;

@@ -19,13 +19,14 @@
  * A search keeps an NnueStack: one accumulator pair per ply, updated
  * lazily (only when a node is evaluated) from the last computed ply by the
  * pieces the moves added and removed; a perspective whose king moved is
- * refreshed from the board.  The arithmetic has a plain C path and an AVX2
- * path that give identical results; the build's ARCH chooses (AVX2 when
- * the compiler targets it). */
+ * refreshed from the board.  The arithmetic has plain C, SSE2 and AVX2
+ * kernels that give identical results; the CPU chooses, at run time, in
+ * every x86-64 build. */
 #ifndef CHUHAN_NNUE_H
 #define CHUHAN_NNUE_H
 
 #include <stdalign.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -96,7 +97,7 @@ static inline int nnue_out_bucket(const Position *pos)
     return n >= 24 ? 3 : n / 8;
 }
 
-/* ---- arithmetic: plain and AVX2, the same results ---- */
+/* ---- arithmetic (nnue_kernels.c): plain C, SSE2 and AVX2, the same results ---- */
 
 typedef struct {
     const char *name;
@@ -107,11 +108,16 @@ typedef struct {
     int32_t (*output)(const int16_t *us, const int16_t *them, const int16_t *w);
 } NnueKernels;
 extern const NnueKernels NnuePlain;
-/* The AVX2 kernels (NULL where the compiler cannot build them; check the
- * CPU with __builtin_cpu_supports("avx2") before calling them). */
+/* The SSE2 and AVX2 kernels: NULL where the compiler cannot build them
+ * (off x86); every x86-64 build has both, whatever its ARCH. */
+extern const NnueKernels *const NnueSse2;
 extern const NnueKernels *const NnueAvx2;
-/* The kernels this build evaluates with. */
-extern const NnueKernels *const NnueKernelsUsed;
+/* Does this CPU run kernels k?  (false for NULL) */
+bool nnue_kernels_supported(const NnueKernels *k);
+/* The fastest kernels this CPU runs (AVX2, else SSE2, else plain), by
+ * what the CPU reported at start-up; the searches and nnue_evaluate_full
+ * evaluate with them. */
+const NnueKernels *nnue_kernels(void);
 
 /* ---- evaluation ---- */
 

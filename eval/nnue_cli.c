@@ -54,8 +54,9 @@ int nnue_eval_cli(int argc, char **argv)
         return 1;
     }
     int v = nnue_evaluate_full(net, &pos);
-    printf("net          %+d cp (%s to move's view), %+d for red  [%s, %s, output bucket %d]\n", v,
-           color_name(pos.side), pos.side == RED ? v : -v, net_path, NNUE_ARCH, nnue_out_bucket(&pos));
+    printf("net          %+d cp (%s to move's view), %+d for red  [%s, %s, output bucket %d, %s kernels]\n", v,
+           color_name(pos.side), pos.side == RED ? v : -v, net_path, NNUE_ARCH, nnue_out_bucket(&pos),
+           nnue_kernels()->name);
     nnue_free(net);
     return 0;
 }

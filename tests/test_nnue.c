@@ -1,8 +1,8 @@
 /* The neural evaluation's inference: the accumulators updated move by move
  * (lazily, as a search drives them, with null moves and take-backs) equal
  * a refresh from the board after every move of long random games, for both
- * perspectives and every king bucket; the AVX2 kernels equal the plain
- * ones bit for bit. */
+ * perspectives and every king bucket; the SSE2 and AVX2 kernels equal the
+ * plain ones bit for bit, and the CPU chooses among them. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -114,14 +114,11 @@ static void test_nnue_incremental_equals_refresh(void **state)
     nnue_free(net);
 }
 
-static void test_nnue_simd_equals_plain(void **state)
+/* One kernel set against the plain one, on the accumulators and outputs
+ * of random games and on the extremes: int16 lanes that wrap both ways,
+ * and values beyond both ends of the clip. */
+static void check_kernels_equal_plain(const NnueKernels *k, const NnueNet *net, Position *pos)
 {
-    (void)state;
-    if (!NnueAvx2 || !__builtin_cpu_supports("avx2"))
-        skip();
-    NnueNet *net = random_net(7);
-    Position *pos = malloc(sizeof *pos);
-    assert_non_null(pos);
     uint64_t rng = 99;
     alignas(64) int16_t a[COLOR_NB][NNUE_HIDDEN], b[COLOR_NB][NNUE_HIDDEN];
     for (int game = 0; game < 8; game++) {
@@ -129,29 +126,88 @@ static void test_nnue_simd_equals_plain(void **state)
         for (int ply = 0; ply < 150; ply++) {
             for (int p = 0; p < COLOR_NB; p++) {
                 nnue_refresh(net, pos, p, a[p], &NnuePlain);
-                nnue_refresh(net, pos, p, b[p], NnueAvx2);
+                nnue_refresh(net, pos, p, b[p], k);
                 assert_memory_equal(a[p], b[p], sizeof a[p]);
             }
             for (int bucket = 0; bucket < NNUE_OUT_BUCKETS; bucket++)
                 assert_int_equal(nnue_output(net, a[pos->side], a[!pos->side], bucket, &NnuePlain),
-                                 nnue_output(net, b[pos->side], b[!pos->side], bucket, NnueAvx2));
+                                 nnue_output(net, b[pos->side], b[!pos->side], bucket, k));
             Move m = random_legal(pos, &rng);
             if (!m)
                 break;
             pos_do_move(pos, m);
         }
     }
-    /* the extremes: wrapping int16 lanes and the clip at both ends */
-    int16_t big[NNUE_HIDDEN], out_a[NNUE_HIDDEN], out_b[NNUE_HIDDEN];
-    for (int k = 0; k < NNUE_HIDDEN; k++)
-        big[k] = (int16_t)(k % 2 ? 32767 - k : -32768 + k);
-    int rows[3] = {0, 5, 7000};
+    alignas(64) int16_t big[NNUE_HIDDEN], out_a[NNUE_HIDDEN], out_b[NNUE_HIDDEN];
+    for (int i = 0; i < NNUE_HIDDEN; i++)
+        big[i] = (int16_t)(i % 2 ? 32767 - i : -32768 + i);
+    int rows[3] = {0, 5, NNUE_INPUTS - 1};
     NnuePlain.update(out_a, big, net->ft_w, rows, 3, rows + 1, 2);
-    NnueAvx2->update(out_b, big, net->ft_w, rows, 3, rows + 1, 2);
+    k->update(out_b, big, net->ft_w, rows, 3, rows + 1, 2);
     assert_memory_equal(out_a, out_b, sizeof out_a);
-    assert_int_equal(NnuePlain.output(big, out_a, net->out_w[0]), NnueAvx2->output(big, out_a, net->out_w[0]));
+    int wrapped = 0;
+    for (int i = 0; i < NNUE_HIDDEN; i++)
+        wrapped += (big[i] > 0) != (out_a[i] > 0);
+    assert_true(wrapped > 0); /* the extremes did wrap */
+    NnuePlain.update(out_a, big, net->ft_w, NULL, 0, rows, 3);
+    k->update(out_b, big, net->ft_w, NULL, 0, rows, 3);
+    assert_memory_equal(out_a, out_b, sizeof out_a);
+    /* every value of the clip's edges and beyond, against the largest weights */
+    alignas(64) int16_t w[2 * NNUE_HIDDEN], edge[NNUE_HIDDEN];
+    static const int16_t edges[] = {-32768, -256, -1, 0, 1, 254, 255, 256, 32767};
+    for (int i = 0; i < NNUE_HIDDEN; i++)
+        edge[i] = edges[i % (sizeof edges / sizeof edges[0])];
+    for (int i = 0; i < 2 * NNUE_HIDDEN; i++)
+        w[i] = (int16_t)(i % 3 == 0 ? -NNUE_OUT_W_MAX : i % 3 == 1 ? NNUE_OUT_W_MAX : (int)rng_below(&rng, 255) - 127);
+    assert_int_equal(NnuePlain.output(big, out_a, net->out_w[0]), k->output(big, out_a, net->out_w[0]));
+    assert_int_equal(NnuePlain.output(edge, big, w), k->output(edge, big, w));
+    assert_int_equal(NnuePlain.output(big, edge, w), k->output(big, edge, w));
+}
+
+/* Every kernel set this build has and this CPU runs equals the plain one. */
+static void test_nnue_simd_equals_plain(void **state)
+{
+    (void)state;
+    NnueNet *net = random_net(7);
+    Position *pos = malloc(sizeof *pos);
+    assert_non_null(pos);
+    const NnueKernels *sets[] = {NnueSse2, NnueAvx2};
+    int tested = 0;
+    for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++)
+        if (nnue_kernels_supported(sets[i])) {
+            check_kernels_equal_plain(sets[i], net, pos);
+            tested++;
+        }
     free(pos);
     nnue_free(net);
+#if defined(__x86_64__)
+    assert_true(tested >= 1); /* SSE2 at least, on every x86-64 CPU */
+#else
+    if (!tested)
+        skip();
+#endif
+}
+
+/* The choice at run time: AVX2 where the CPU has it, whatever the build's
+ * ARCH (the portable build included), else SSE2 on x86-64. */
+static void test_nnue_kernels_chosen_by_cpu(void **state)
+{
+    (void)state;
+    const NnueKernels *k = nnue_kernels();
+    assert_true(nnue_kernels_supported(k));
+    assert_false(nnue_kernels_supported(NULL));
+#if defined(__x86_64__)
+    __builtin_cpu_init();
+    assert_non_null(NnueSse2);
+    assert_non_null(NnueAvx2); /* built in every x86-64 build */
+    if (__builtin_cpu_supports("avx2")) {
+        assert_ptr_equal(k, NnueAvx2);
+        assert_string_equal(k->name, "avx2");
+    } else {
+        assert_ptr_equal(k, NnueSse2);
+        assert_string_equal(k->name, "sse2");
+    }
+#endif
 }
 
 static void test_nnue_features(void **state)
@@ -186,6 +242,7 @@ const struct CMUnitTest *nnue_tests(size_t *count)
         cmocka_unit_test(test_nnue_features),
         cmocka_unit_test(test_nnue_incremental_equals_refresh),
         cmocka_unit_test(test_nnue_simd_equals_plain),
+        cmocka_unit_test(test_nnue_kernels_chosen_by_cpu),
     };
     *count = sizeof tests / sizeof tests[0];
     return tests;

@@ -1,0 +1,202 @@
+/* The net's arithmetic: plain C, SSE2 and AVX2 kernels that give the same
+ * results bit for bit, and the choice among them by the CPU (see nnue.h).
+ *
+ * Every x86-64 build carries all three: SSE2 is part of x86-64 itself, and
+ * the AVX2 functions are compiled for AVX2 by their own target attribute,
+ * so that a portable binary (-march=x86-64) holds them without using AVX2
+ * anywhere else; they are reached only through the function pointers of
+ * the set nnue_kernels() chose after asking the CPU. */
+#include "nnue.h"
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#define NNUE_HAVE_AVX2 1
+#else
+#define NNUE_HAVE_AVX2 0
+#endif
+#if defined(__SSE2__)
+#define NNUE_HAVE_SSE2 1
+#else
+#define NNUE_HAVE_SSE2 0
+#endif
+
+/* Lanes kept in registers across all the rows of an update: 64 int16 are
+ * 8 SSE2 or 4 AVX2 registers, well within the 16 of x86-64. */
+#define TILE 64
+
+/* ---- plain kernels ----
+ * The reference the others are tested against, written in tiles of
+ * independent lanes so that a compiler vectorises it for whatever target
+ * it builds (the sums are made in uint16, where wrapping is defined). */
+
+static void plain_update(int16_t *dst, const int16_t *src, const int16_t *w, const int *add, int nadd,
+                         const int *sub, int nsub)
+{
+    for (int k = 0; k < NNUE_HIDDEN; k += TILE) {
+        uint16_t v[TILE];
+        for (int j = 0; j < TILE; j++)
+            v[j] = (uint16_t)src[k + j];
+        for (int i = 0; i < nadd; i++) {
+            const int16_t *row = w + (size_t)add[i] * NNUE_HIDDEN + k;
+            for (int j = 0; j < TILE; j++)
+                v[j] = (uint16_t)(v[j] + (uint16_t)row[j]);
+        }
+        for (int i = 0; i < nsub; i++) {
+            const int16_t *row = w + (size_t)sub[i] * NNUE_HIDDEN + k;
+            for (int j = 0; j < TILE; j++)
+                v[j] = (uint16_t)(v[j] - (uint16_t)row[j]);
+        }
+        for (int j = 0; j < TILE; j++)
+            dst[k + j] = (int16_t)v[j]; /* wraps like the SIMD lanes */
+    }
+}
+
+static inline int32_t crelu(int16_t x) { return x < 0 ? 0 : x > NNUE_QA ? NNUE_QA : x; }
+
+static int32_t plain_output(const int16_t *us, const int16_t *them, const int16_t *w)
+{
+    int32_t sum = 0;
+    for (int k = 0; k < NNUE_HIDDEN; k++)
+        sum += crelu(us[k]) * w[k] + crelu(them[k]) * w[NNUE_HIDDEN + k];
+    return sum;
+}
+
+const NnueKernels NnuePlain = {"plain", plain_update, plain_output};
+
+/* ---- SSE2 kernels (every x86-64 CPU) ---- */
+
+#if NNUE_HAVE_SSE2
+static void sse2_update(int16_t *dst, const int16_t *src, const int16_t *w, const int *add, int nadd,
+                        const int *sub, int nsub)
+{
+    enum { R = TILE / 8 };
+    for (int k = 0; k < NNUE_HIDDEN; k += TILE) {
+        __m128i r[R];
+        for (int j = 0; j < R; j++)
+            r[j] = _mm_loadu_si128((const __m128i *)(src + k + 8 * j));
+        for (int i = 0; i < nadd; i++) {
+            const int16_t *row = w + (size_t)add[i] * NNUE_HIDDEN + k;
+            for (int j = 0; j < R; j++)
+                r[j] = _mm_add_epi16(r[j], _mm_loadu_si128((const __m128i *)(row + 8 * j)));
+        }
+        for (int i = 0; i < nsub; i++) {
+            const int16_t *row = w + (size_t)sub[i] * NNUE_HIDDEN + k;
+            for (int j = 0; j < R; j++)
+                r[j] = _mm_sub_epi16(r[j], _mm_loadu_si128((const __m128i *)(row + 8 * j)));
+        }
+        for (int j = 0; j < R; j++)
+            _mm_storeu_si128((__m128i *)(dst + k + 8 * j), r[j]);
+    }
+}
+
+/* The clipped ReLU by max/min of int16, the products summed in pairs by
+ * madd into int32 lanes (exact: 255 x 32767 x 2 fits), then across lanes:
+ * int32 addition in another order, the same sum (the loader's bounds keep
+ * it from overflowing). */
+static int32_t sse2_output(const int16_t *us, const int16_t *them, const int16_t *w)
+{
+    const __m128i zero = _mm_setzero_si128(), qa = _mm_set1_epi16(NNUE_QA);
+    __m128i sum0 = _mm_setzero_si128(), sum1 = _mm_setzero_si128();
+    for (int half = 0; half < 2; half++) {
+        const int16_t *a = half ? them : us, *wh = w + half * NNUE_HIDDEN;
+        for (int k = 0; k < NNUE_HIDDEN; k += 16) {
+            __m128i x0 = _mm_loadu_si128((const __m128i *)(a + k));
+            __m128i x1 = _mm_loadu_si128((const __m128i *)(a + k + 8));
+            x0 = _mm_min_epi16(_mm_max_epi16(x0, zero), qa);
+            x1 = _mm_min_epi16(_mm_max_epi16(x1, zero), qa);
+            sum0 = _mm_add_epi32(sum0, _mm_madd_epi16(x0, _mm_loadu_si128((const __m128i *)(wh + k))));
+            sum1 = _mm_add_epi32(sum1, _mm_madd_epi16(x1, _mm_loadu_si128((const __m128i *)(wh + k + 8))));
+        }
+    }
+    __m128i s = _mm_add_epi32(sum0, sum1);
+    s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0x4E));
+    s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0xB1));
+    return _mm_cvtsi128_si32(s);
+}
+
+static const NnueKernels Sse2Kernels = {"sse2", sse2_update, sse2_output};
+const NnueKernels *const NnueSse2 = &Sse2Kernels;
+#else
+const NnueKernels *const NnueSse2 = NULL;
+#endif
+
+/* ---- AVX2 kernels (compiled for AVX2 in every x86 build) ---- */
+
+#if NNUE_HAVE_AVX2
+__attribute__((target("avx2"))) static void avx2_update(int16_t *dst, const int16_t *src, const int16_t *w,
+                                                        const int *add, int nadd, const int *sub, int nsub)
+{
+    enum { R = TILE / 16 };
+    for (int k = 0; k < NNUE_HIDDEN; k += TILE) {
+        __m256i r[R];
+        for (int j = 0; j < R; j++)
+            r[j] = _mm256_loadu_si256((const __m256i *)(src + k + 16 * j));
+        for (int i = 0; i < nadd; i++) {
+            const int16_t *row = w + (size_t)add[i] * NNUE_HIDDEN + k;
+            for (int j = 0; j < R; j++)
+                r[j] = _mm256_add_epi16(r[j], _mm256_loadu_si256((const __m256i *)(row + 16 * j)));
+        }
+        for (int i = 0; i < nsub; i++) {
+            const int16_t *row = w + (size_t)sub[i] * NNUE_HIDDEN + k;
+            for (int j = 0; j < R; j++)
+                r[j] = _mm256_sub_epi16(r[j], _mm256_loadu_si256((const __m256i *)(row + 16 * j)));
+        }
+        for (int j = 0; j < R; j++)
+            _mm256_storeu_si256((__m256i *)(dst + k + 16 * j), r[j]);
+    }
+}
+
+__attribute__((target("avx2"))) static int32_t avx2_output(const int16_t *us, const int16_t *them,
+                                                           const int16_t *w)
+{
+    const __m256i zero = _mm256_setzero_si256(), qa = _mm256_set1_epi16(NNUE_QA);
+    __m256i sum = _mm256_setzero_si256();
+    for (int half = 0; half < 2; half++) {
+        const int16_t *a = half ? them : us, *wh = w + half * NNUE_HIDDEN;
+        for (int k = 0; k < NNUE_HIDDEN; k += 16) {
+            __m256i x = _mm256_loadu_si256((const __m256i *)(a + k));
+            x = _mm256_min_epi16(_mm256_max_epi16(x, zero), qa);
+            sum = _mm256_add_epi32(sum, _mm256_madd_epi16(x, _mm256_loadu_si256((const __m256i *)(wh + k))));
+        }
+    }
+    __m128i s = _mm_add_epi32(_mm256_castsi256_si128(sum), _mm256_extracti128_si256(sum, 1));
+    s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0x4E));
+    s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0xB1));
+    return _mm_cvtsi128_si32(s);
+}
+
+static const NnueKernels Avx2Kernels = {"avx2", avx2_update, avx2_output};
+const NnueKernels *const NnueAvx2 = &Avx2Kernels;
+#else
+const NnueKernels *const NnueAvx2 = NULL;
+#endif
+
+/* ---- the choice ---- */
+
+bool nnue_kernels_supported(const NnueKernels *k)
+{
+    if (!k)
+        return false;
+#if NNUE_HAVE_AVX2
+    if (k == NnueAvx2) {
+#ifdef __AVX2__
+        return true; /* the whole build needs it (checked at start-up: engine/util/cpu.c) */
+#else
+        /* libgcc reads the CPU once, before main; this reads its answer,
+         * which counts AVX2 only where the system saves the YMM registers */
+        __builtin_cpu_init();
+        return __builtin_cpu_supports("avx2");
+#endif
+    }
+#endif
+    return true; /* plain everywhere; SSE2 is built only where the target has it */
+}
+
+const NnueKernels *nnue_kernels(void)
+{
+    if (nnue_kernels_supported(NnueAvx2))
+        return NnueAvx2;
+    if (NnueSse2)
+        return NnueSse2;
+    return &NnuePlain;
+}
