@@ -47,6 +47,9 @@ enum {
 
 #define BOOK_DEFAULT_NAME "<built-in>"
 #define NET_BUILTIN_NAME "<built-in>"
+/* The evaluation an engine starts with: the hand-written one ("") until a
+ * net passes its gate against it (eval/nets/README.md). */
+#define EVAL_FILE_DEFAULT ""
 
 static const OptionInfo OPTIONS[O_NB] = {
     [O_THREADS] = {"Threads", OPT_SPIN, "1", 1, MAX_THREADS, {NULL}},
@@ -62,9 +65,9 @@ static const OptionInfo OPTIONS[O_NB] = {
     [O_BOOK_FILE] = {"BookFile", OPT_STRING, BOOK_DEFAULT_NAME, 0, 0, {NULL}},
     [O_BOOK_DEPTH] = {"BookDepth", OPT_SPIN, "30", 0, 1000, {NULL}},
     [O_BOOK_VARIETY] = {"BookVariety", OPT_CHECK, "false", 0, 0, {NULL}},
-    /* empty: the hand-written evaluation (the default until a net beats
-     * it); a path: that net (README, The neural evaluation) */
-    [O_EVAL_FILE] = {"EvalFile", OPT_STRING, "", 0, 0, {NULL}},
+    /* <built-in>: the net built into the binary; empty: the hand-written
+     * evaluation; a path: that net (eval/nets/README.md) */
+    [O_EVAL_FILE] = {"EvalFile", OPT_STRING, EVAL_FILE_DEFAULT, 0, 0, {NULL}},
     [O_SKILL_LEVEL] = {"Skill Level", OPT_SPIN, "20", 0, SKILL_MAX, {NULL}},
     [O_LIMIT_STRENGTH] = {"UCI_LimitStrength", OPT_CHECK, "false", 0, 0, {NULL}},
     [O_ELO] = {"UCI_Elo", OPT_SPIN, "1000", SKILL_ELO_MIN, SKILL_ELO_MAX, {NULL}},
@@ -151,6 +154,8 @@ const OptionInfo *engine_find_option(const char *name)
     return i < 0 ? NULL : engine_option(i);
 }
 
+static bool set_eval_file(Engine *e, const char *value, char *err, size_t errlen);
+
 Engine *engine_new(const EngineCallbacks *cb, char *err, size_t errlen)
 {
     Engine *e = calloc(1, sizeof *e);
@@ -185,6 +190,10 @@ Engine *engine_new(const EngineCallbacks *cb, char *err, size_t errlen)
         free(e);
         return NULL;
     }
+    if (*EVAL_FILE_DEFAULT && !set_eval_file(e, EVAL_FILE_DEFAULT, err, errlen)) {
+        engine_free(e);
+        return NULL;
+    }
     return e;
 }
 
@@ -213,11 +222,12 @@ static bool set_eval_file(Engine *e, const char *value, char *err, size_t errlen
     const char *keep = *e->eval_file ? e->eval_file : "the hand-written evaluation";
     NnueNet *net = NULL;
     if (!strcmp(value, NET_BUILTIN_NAME)) {
-        snprintf(err, errlen, "EvalFile: no net is built into this engine yet (README, The neural evaluation); "
-                 "keeping %.300s", keep);
-        return false;
-    }
-    if (*value) {
+        char why[400];
+        if (!(net = nnue_load_default(why, sizeof why))) {
+            snprintf(err, errlen, "EvalFile %s: %s; keeping %.300s", value, why, keep);
+            return false;
+        }
+    } else if (*value) {
         char why[400];
         if (!(net = nnue_load_file(value, why, sizeof why))) {
             snprintf(err, errlen, "EvalFile %.300s: %s; keeping %.300s", value, why, keep);
@@ -571,7 +581,7 @@ void engine_wait(Engine *e) { pool_wait(e->pool); }
 bool engine_searching(Engine *e) { return pool_busy(e->pool); }
 bool engine_thinking(Engine *e) { return pool_thinking(e->pool); }
 
-int engine_eval(Engine *e) { return e->net ? nnue_evaluate_full(e->net, &e->root) : evaluate(&e->root); }
+int engine_eval(Engine *e) { return eval_static(e->net, &e->root); }
 
 int engine_ranks(const Engine *e) { return cluster_size(e->cluster); }
 

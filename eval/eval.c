@@ -218,6 +218,18 @@ static inline __attribute__((always_inline)) int eval_core(const Position *pos, 
 
 int evaluate_with(const Position *pos, const EvalParams *P) { return eval_core(pos, P, NULL); }
 
+int eval_scale_drawish(const Position *pos, int v)
+{
+    int strong = v > 0 ? pos->side : !pos->side;
+    int scale = eval_win_scale(pos, strong);
+    return scale < 64 ? v * scale / 64 : v;
+}
+
+int eval_static(const NnueNet *net, const Position *pos)
+{
+    return net ? eval_scale_drawish(pos, nnue_evaluate_full(net, pos)) : evaluate(pos);
+}
+
 int evaluate(const Position *pos) { return evaluate_with(pos, &DefaultEvalParams); }
 
 int evaluate_trace(const Position *pos, const EvalParams *P, EvalTrace *trace)

@@ -3,6 +3,7 @@
 #define CHUHAN_EVAL_H
 
 #include "engine/board/position.h"
+#include "nnue.h"
 #include "params.h"
 
 /* Largest magnitude evaluate() returns, below every mate and rule score. */
@@ -33,5 +34,14 @@ int evaluate_trace(const Position *pos, const EvalParams *params, EvalTrace *tra
  * material left (0: it cannot win at all, e.g. a lone horse or cannon
  * against a king with both advisors). */
 int eval_win_scale(const Position *pos, int c);
+
+/* v (the side to move's view) scaled down by eval_win_scale() of the side
+ * it favours: the net's output too, since no data teaches it every
+ * material that cannot mate. */
+int eval_scale_drawish(const Position *pos, int v);
+
+/* The static evaluation from scratch: the net's when net is not NULL
+ * (drawish material scaled as above), else the hand-written one. */
+int eval_static(const NnueNet *net, const Position *pos);
 
 #endif

@@ -70,6 +70,10 @@ void nnue_free(NnueNet *net);
 NnueNet *nnue_load_file(const char *path, char *err, size_t errlen);
 NnueNet *nnue_load_memory(const void *data, size_t size, char *err, size_t errlen);
 bool nnue_save_file(const NnueNet *net, const char *path, char *err, size_t errlen);
+/* The net built into the binary (nnue_default.c), and its file's name in
+ * the source tree. */
+NnueNet *nnue_load_default(char *err, size_t errlen);
+const char *nnue_default_name(void);
 
 /* ---- features (shared with the trainer) ---- */
 

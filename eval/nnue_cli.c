@@ -24,7 +24,7 @@ int nnue_eval_cli(int argc, char **argv)
     const ArgSpec spec = {"eval", opts, sizeof opts / sizeof opts[0], words, 64};
     char why[ARGS_WHY_MAX];
     if (!args_read(&spec, argc, argv, &nwords, why, sizeof why)) {
-        fprintf(stderr, "%s%susage: chuhan eval [--net FILE] [FEN]   (default: the start position)\n", why,
+        fprintf(stderr, "%s%susage: chuhan eval [--net FILE] [FEN]   (default: the built-in net, the start position)\n", why,
                 *why ? "\n" : "");
         return 2;
     }
@@ -44,21 +44,25 @@ int nnue_eval_cli(int argc, char **argv)
     printf("position     %s\n", text);
     printf("hand-written %+d cp (%s to move's view), %+d for red\n", hce, color_name(pos.side),
            pos.side == RED ? hce : -hce);
-    if (!net_path) {
-        printf("net          none: no net is built in yet; give --net FILE\n");
-        return 0;
-    }
-    NnueNet *net = nnue_load_file(net_path, err, sizeof err);
+    /* without --net, the net built into the binary */
+    NnueNet *net = net_path ? nnue_load_file(net_path, err, sizeof err) : nnue_load_default(err, sizeof err);
     if (!net) {
-        fprintf(stderr, "eval: net %s: %s\n", net_path, err);
+        fprintf(stderr, "eval: net %s: %s\n", net_path ? net_path : "<built-in>", err);
         return 1;
     }
-    int v = nnue_evaluate_full(net, &pos);
+    /* as the search sees it: drawish material scaled down */
+    int v = eval_static(net, &pos);
     printf("net          %+d cp (%s to move's view), %+d for red  [%s, %s, output bucket %d, %s kernels]\n", v,
-           color_name(pos.side), pos.side == RED ? v : -v, net_path, NNUE_ARCH, nnue_out_bucket(&pos),
-           nnue_kernels()->name);
+           color_name(pos.side), pos.side == RED ? v : -v, net_path ? net_path : nnue_default_name(), NNUE_ARCH,
+           nnue_out_bucket(&pos), nnue_kernels()->name);
     nnue_free(net);
     return 0;
+}
+
+static const char *base_name(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
 }
 
 static int train_usage(const char *why)
@@ -130,7 +134,7 @@ int nnue_train_cli(int argc, char **argv)
     }
     /* every file's records, one array */
     NnueRecord *all = NULL;
-    size_t total = 0;
+    size_t total = 0, per_file[64];
     char err[512];
     for (int i = 0; i < ndata; i++) {
         size_t n, good;
@@ -150,6 +154,7 @@ int nnue_train_cli(int argc, char **argv)
         all = bigger;
         if (n)
             memcpy(all + total, r, n * sizeof *r);
+        per_file[i] = n;
         total += n;
         free(r);
     }
@@ -199,6 +204,7 @@ int nnue_train_cli(int argc, char **argv)
     fflush(stdout);
     int64_t t0 = now_us();
     double train_loss = 0, val_loss = 0;
+    char history[4096] = ""; /* this run's losses, for the card */
     while (nnue_trainer_epoch_count(t) < epochs) {
         int64_t e0 = now_us();
         train_loss = nnue_train_epoch(t, train, ntrain);
@@ -207,6 +213,9 @@ int nnue_train_cli(int argc, char **argv)
         printf("epoch %d/%ld: train loss %.6f, validation loss %.6f, %.1f s, %.0f pos/s\n",
                nnue_trainer_epoch_count(t), epochs, train_loss, val_loss, s, (mirror ? 2 : 1) * ntrain / (s > 0 ? s : 1));
         fflush(stdout);
+        size_t used = strlen(history);
+        snprintf(history + used, sizeof history - used, "%sepoch %d %.6f/%.6f", used ? ", " : "",
+                 nnue_trainer_epoch_count(t), train_loss, val_loss);
         if (!nnue_trainer_save(t, ckpt, err, sizeof err))
             fprintf(stderr, "train: %s\n", err);
     }
@@ -223,17 +232,21 @@ int nnue_train_cli(int argc, char **argv)
     if (ok && !c)
         fprintf(stderr, "train: %s\n", err);
     if (c) {
-        fprintf(c, "net          %s\narchitecture %s\n", out, NNUE_ARCH);
+        /* file names only: the card travels with the net, the data's
+         * folder is the machine's */
+        fprintf(c, "net          %s\narchitecture %s\n", base_name(out), NNUE_ARCH);
         for (int i = 0; i < ndata; i++)
-            fprintf(c, "data         %s\n", data[i]);
+            fprintf(c, "data         %s (%zu positions)\n", base_name(data[i]), per_file[i]);
         fprintf(c, "positions    %zu (%zu training, %zu validation)\n", total, ntrain, nval);
-        fprintf(c, "parent       %s\n", init ? init : "none (random weights)");
+        fprintf(c, "parent       %s\n", init ? base_name(init) : "none (random weights)");
         fprintf(c, "validation   every %zu-th of %zu groups of whole games\n", k, groups);
         fprintf(c, "epochs       %d (batch %ld, lr %g decaying by %g an epoch, cut tenfold after epoch %ld, lambda %g, "
                    "seed %llu, %s)\n",
                 nnue_trainer_epoch_count(t), batch, lr, lr_decay, lr_drop, lambda, (unsigned long long)seed,
                 mirror ? "each position also mirrored" : "no mirroring");
         fprintf(c, "final loss   train %.6f, validation %.6f\n", train_loss, val_loss);
+        if (*history)
+            fprintf(c, "loss         train/validation: %s\n", history);
         fprintf(c, "time         %.1f s this run, %ld threads\n", secs, threads);
         if (*note)
             fprintf(c, "note         %s\n", note);

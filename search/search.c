@@ -59,7 +59,7 @@ static inline void undo_null(SearchThread *th)
 }
 static inline int static_evaluation(SearchThread *th)
 {
-    return th->shared->net ? nnue_evaluate(&th->nnue, &th->pos) : evaluate(&th->pos);
+    return th->shared->net ? eval_scale_drawish(&th->pos, nnue_evaluate(&th->nnue, &th->pos)) : evaluate(&th->pos);
 }
 
 uint64_t search_nodes(const SearchShared *sh)

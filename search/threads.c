@@ -101,7 +101,7 @@ static void choose_unsearched(SearchThread *th)
         Move m = th->root_moves[i].move;
         bool loses_material = !pos_see_ge(pos, m, 0); /* the exchange on its square */
         pos_do_move(pos, m);
-        int v = count_legal(pos) == 0 ? mate_in(1) : -evaluate(pos) - (loses_material ? 1000 : 0);
+        int v = count_legal(pos) == 0 ? mate_in(1) : -eval_static(th->shared->net, pos) - (loses_material ? 1000 : 0);
         pos_undo_move(pos);
         if (m == tt_move) {
             pick = i, pick_score = v;

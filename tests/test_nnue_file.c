@@ -166,9 +166,28 @@ static void test_nnue_eval_file_option(void **state)
     assert_false(engine_set_option(e, "EvalFile", bad, err, sizeof err));
     assert_non_null(strstr(err, "not zstd-compressed"));
     assert_non_null(strstr(err, "keeping the hand-written evaluation"));
-    assert_false(engine_set_option(e, "EvalFile", "<built-in>", err, sizeof err));
-    assert_non_null(strstr(err, "no net is built into"));
     assert_string_equal(engine_get_option(e, "EvalFile", buf, sizeof buf), "");
+    /* the net built into the binary: the one eval/nets holds, read alike */
+    NnueNet *builtin = nnue_load_default(err, sizeof err);
+    if (!builtin)
+        fail_msg("%s", err);
+    NnueNet *from_tree = nnue_load_file(nnue_default_name(), err, sizeof err);
+    if (!from_tree)
+        fail_msg("%s: %s", nnue_default_name(), err);
+    assert_memory_equal(builtin, from_tree, sizeof *builtin);
+    assert_true(engine_set_option(e, "EvalFile", "<built-in>", err, sizeof err));
+    assert_string_equal(engine_get_option(e, "EvalFile", buf, sizeof buf), "<built-in>");
+    assert_int_equal(engine_eval(e), eval_static(builtin, &pos));
+    assert_int_not_equal(engine_eval(e), evaluate(&pos));
+    /* material that cannot mate: the net's score is scaled down as the
+     * hand-written one is (a lone horse against both advisors: 4/64) */
+    Position lone;
+    assert_true(pos_set_fen(&lone, "3aka3/9/9/9/9/9/9/9/4N4/4K4 w - - 0 1", NULL, 0));
+    int raw = nnue_evaluate_full(builtin, &lone), scaled = eval_static(builtin, &lone);
+    assert_true(abs(scaled) <= abs(raw) / 16 + 1);
+    assert_true(engine_set_option(e, "EvalFile", "", err, sizeof err));
+    nnue_free(from_tree);
+    nnue_free(builtin);
     /* a net */
     if (!engine_set_option(e, "EvalFile", good, err, sizeof err))
         fail_msg("%s", err);
