@@ -4,7 +4,7 @@
 #                         librsvg2-bin, for rendering the analysis graphs, if missing)
 #   make check-layers     each folder includes only the layers below it (make test runs it)
 #   make bench            benchmark figures (perft speed, search bench; make bench-smp: SMP scaling)
-#   make net              self-play data and a net trained on it, under NNUE_DIR (README, The neural evaluation)
+#   make net-generation   one generation of the net: data, training, gate (eval/nets/README.md; NET_ARGS=...)
 #   make perft-full       every depth of every perft reference position
 #   make test-gui         XBoard under Xvfb plays Chuhan against itself; the game is checked
 #   make install PREFIX=/usr/local
@@ -158,9 +158,13 @@ TESTS := $(BUILD)/chuhan-tests
 .PHONY: all deps test check-layers bench bench-smp perft-full install clean
 .DEFAULT_GOAL := all
 
+# ./chuhan is replaced by a rename, never written in place: a GUI or a match
+# may be running it ("Text file busy"); and only when it differs, so that a
+# second make does nothing.
 all: deps $(ENGINE)
 ifeq ($(SANITIZE)$(BUILD_TAG)$(filter 1,$(TUNE)),)
-	@cp $(ENGINE) chuhan$(EXE)
+	@cmp -s $(ENGINE) chuhan$(EXE) || { cp $(ENGINE) chuhan$(EXE).new && mv -f chuhan$(EXE).new chuhan$(EXE) && \
+	    echo "./chuhan$(EXE): the $(ARCH) build$(if $(filter native,$(ARCH)),, (not the native one)), $(ENGINE)"; }
 endif
 
 ifeq ($(TARGET),windows)
@@ -258,31 +262,22 @@ clean:
 # see README) with the engine built here.
 BOOK_FLAGS ?= --max-ply 30 --min-games 3
 $(BUILD)/book/default_book.o: book/default.book
+$(BUILD)/eval/nnue_default.o: $(wildcard eval/nets/*.nnue)
 $(BUILD)/eval/weights.o: eval/weights.txt
 .PHONY: default-book
 default-book: $(ENGINE)
 	$(ENGINE) book build -o book/default.book $(BOOK_FLAGS) tests/data/ccpd-master-games.pgn.zst
 # ------------------------------------------------------------------------------
 
-# ---- The net (README, The neural evaluation) --------------------------------
-# `make net`: self-play data (chuhan datagen; resumes until the file holds
-# NET_POSITIONS positions), then a net trained on it (chuhan train) with
-# its card beside it, all under NNUE_DIR, outside the repository.  Both
-# run at nice 19 and on every core.
-NNUE_DIR ?= /work/data/nnue
-NET_NODES ?= 3000
-NET_POSITIONS ?= 300000
-NET_DATA ?= $(NNUE_DIR)/selfplay-n$(NET_NODES).bin
-NET_OUT ?= $(NNUE_DIR)/net.nnue
-NET_EPOCHS ?= 10
-NET_SEED ?= 2026
-.PHONY: net net-data
-net-data: $(ENGINE)
-	@mkdir -p $(NNUE_DIR)
-	nice -n 19 $(ENGINE) datagen --out $(NET_DATA) --positions $(NET_POSITIONS) --nodes $(NET_NODES) --seed $(NET_SEED)
-net: net-data
-	nice -n 19 $(ENGINE) train --data $(NET_DATA) --out $(NET_OUT) --epochs $(NET_EPOCHS) --seed 1 \
-	    --note "make net: datagen --nodes $(NET_NODES) --positions $(NET_POSITIONS) --seed $(NET_SEED)"
+# ---- The net (eval/nets/README.md) ------------------------------------------
+# `make net-generation` (or `make net`): one generation of the net, end to
+# end (bench/net-generation.sh: data, training, gate), its data in the
+# user's cache ($XDG_CACHE_HOME/chuhan, else ~/.cache/chuhan) or NET_ARGS'
+# --data-dir; each step resumes where it stopped.
+NET_ARGS ?=
+.PHONY: net net-generation
+net net-generation: all
+	bash bench/net-generation.sh --engine ./chuhan$(EXE) $(NET_ARGS)
 # ------------------------------------------------------------------------------
 
 # ---- Real-client test (tests/gui) --------------------------------------------
@@ -396,6 +391,7 @@ $(FUZZ_BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link $(FUZZ_COV) -c $< -o $@
 $(FUZZ_BUILD)/book/default_book.o: book/default.book
+$(FUZZ_BUILD)/eval/nnue_default.o: $(wildcard eval/nets/*.nnue)
 $(FUZZ_BUILD)/eval/weights.o: eval/weights.txt
 $(FUZZ_BUILD)/fuzz-%: tests/fuzz/libfuzzer.c $(FUZZ_OBJS)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -DFUZZ_TARGET=fuzz_$* $^ -o $@ \

@@ -390,6 +390,52 @@ static void test_nnue_init_from_net(void **state)
     free(r);
 }
 
+/* A generation (bench/net-generation.sh) cut short after its data goes on
+ * where it stopped: the data is not played again (no record twice), the
+ * net is trained from the default one, the gate is played, and a net that
+ * has not passed it stays out of the nets folder. */
+static void test_net_generation_resumes(void **state)
+{
+    (void)state;
+    char dir[256], cmd[2048], out[32768], work[512] = "", data[600], err[256];
+    snprintf(dir, sizeof dir, "/tmp/chuhan-test-gen-%ld", (long)getpid());
+    snprintf(cmd, sizeof cmd, "rm -rf %s && mkdir -p %s/nets", dir, dir);
+    assert_int_equal(system(cmd), 0);
+    const char *small = "--positions 300 --nodes 100 --threads 1 --epochs 1 --gate depth=1 --games 2";
+    snprintf(cmd, sizeof cmd, "bash bench/net-generation.sh --engine %s --data-dir %s/data --nets %s/nets %s --step data",
+             test_engine_path(), dir, dir, small);
+    if (test_run(cmd, out, sizeof out) != 0)
+        fail_msg("%s", out);
+    const char *w = strstr(out, "work folder ");
+    assert_non_null(w);
+    sscanf(w + 12, "%511[^;]", work);
+    snprintf(data, sizeof data, "%s/selfplay-n100.bin", work);
+    size_t before, after, good;
+    free(nnue_data_read(data, false, &before, &good, err, sizeof err));
+    assert_true(before >= 300);
+    assert_null(strstr(out, "[2/3]"));
+    /* the rest of the generation */
+    snprintf(cmd, sizeof cmd, "bash bench/net-generation.sh --engine %s --data-dir %s/data --nets %s/nets %s",
+             test_engine_path(), dir, dir, small);
+    if (test_run(cmd, out, sizeof out) != 0)
+        fail_msg("%s", out);
+    assert_non_null(strstr(out, "already holds"));
+    free(nnue_data_read(data, false, &after, &good, err, sizeof err));
+    assert_int_equal(after, before);
+    assert_non_null(strstr(out, "[3/3] gate"));
+    assert_non_null(strstr(out, "did not pass"));
+    char net_path[600];
+    snprintf(net_path, sizeof net_path, "%s/%s.nnue", work, strrchr(work, '/') + 1);
+    NnueNet *net = nnue_load_file(net_path, err, sizeof err);
+    if (!net)
+        fail_msg("%s: %s", net_path, err);
+    nnue_free(net);
+    snprintf(cmd, sizeof cmd, "test -z \"$(ls %s/nets)\"", dir);
+    assert_int_equal(system(cmd), 0);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 const struct CMUnitTest *nnue_train_tests(size_t *count)
 {
     static const struct CMUnitTest tests[] = {
@@ -397,6 +443,7 @@ const struct CMUnitTest *nnue_train_tests(size_t *count)
         cmocka_unit_test(test_nnue_datagen_resumes),         cmocka_unit_test(test_nnue_trainer_matches_inference),
         cmocka_unit_test(test_nnue_training_lowers_loss),    cmocka_unit_test(test_nnue_checkpoint_resumes),
         cmocka_unit_test(test_nnue_validation_by_game),      cmocka_unit_test(test_nnue_init_from_net),
+        cmocka_unit_test(test_net_generation_resumes),
     };
     *count = sizeof tests / sizeof tests[0];
     return tests;
