@@ -267,8 +267,10 @@ static void test_match_stats(void **state)
  *            m4 / var^2 - 3 = 0.57736139 (m3 = 0.00093805, m4 = 0.00815835):
  *            var_t = 0.99738148, +/- 57.476329
  *   LLR    (elo0 0, elo1 5: s0 = 1/2, s1 = 0.50719508) = 70 (s1 - s0)
- *            (2 mean - s0 - s1) / (2 var) = 70 * 0.00719508 * 0.03565207
- *            / 0.09551020 = 0.188057 */
+ *            (2 mean - s0 - s1) / (2 var'), var' the variance of the
+ *            counts with half a pair added to each (3.5 10.5 40.5 12.5
+ *            5.5: mean 37.75 / 72.5, var' 0.05043401) = 70 * 0.00719508
+ *            * 0.03565207 / 0.10086802 = 0.178068 */
 static void test_match_stats_penta(void **state)
 {
     (void)state;
@@ -284,10 +286,10 @@ static void test_match_stats_penta(void **state)
     assert_true(fabs(e.nelo - 24.090323) < 1e-5);
     assert_true(fabs(e.nelo_error - 57.476329) < 1e-5);
     SprtParams p = {0, 5, 0.05, 0.05};
-    assert_true(fabs(sprt_llr_penta(p1, &p) - 0.188057) < 1e-5);
+    assert_true(fabs(sprt_llr_penta(p1, &p) - 0.178068) < 1e-5);
     SprtParams wide = {-5, 5, 0.05, 0.05};
-    /* s0 = 0.49280492: 70 * 0.01439016 * 0.04285714 / 0.09551020 */
-    assert_true(fabs(sprt_llr_penta(p1, &wide) - 0.451999) < 1e-5);
+    /* s0 = 0.49280492: 70 * 0.01439016 * 0.04285714 / 0.10086802 */
+    assert_true(fabs(sprt_llr_penta(p1, &wide) - 0.427990) < 1e-5);
 
     /* 0 5 20 30 15: mean 48.75 / 70 = 0.69642857, var 0.04623724 */
     const long p2[PENTA_N] = {0, 5, 20, 30, 15};
@@ -297,7 +299,7 @@ static void test_match_stats_penta(void **state)
     assert_true(fabs(e.nelo - 224.423321) < 1e-5);
     assert_true(fabs(e.nelo_error - 70.807104) < 1e-5); /* var_t 1.51368994: skewed, t 0.91350028 */
     assert_true(e.los > 0.9999999);
-    assert_true(fabs(sprt_llr_penta(p2, &p) - 2.100481) < 1e-5);
+    assert_true(fabs(sprt_llr_penta(p2, &p) - 1.933214) < 1e-5); /* var' 0.05023781 */
 
     /* symmetric 2 6 20 6 2 (36 pairs): mean 1/2, var 1.75 / 36 = 0.04861111 */
     const long p3[PENTA_N] = {2, 6, 20, 6, 2};
@@ -307,8 +309,15 @@ static void test_match_stats_penta(void **state)
     assert_true(fabs(e.elo_error - 50.396449) < 1e-5);
     assert_true(fabs(e.nelo) < 1e-9);
     assert_true(fabs(e.nelo_error - 80.252051) < 1e-5); /* var_t = 1 at t = 0 */
-    /* 36 * 0.00719508 * (1 - 1.00719508) / (2 * 0.04861111) */
-    assert_true(fabs(sprt_llr_penta(p3, &p) + 0.019169) < 1e-5);
+    /* 36 * 0.00719508 * (1 - 1.00719508) / (2 * 0.05357143), var' of 2.5
+     * 6.5 20.5 6.5 2.5 */
+    assert_true(fabs(sprt_llr_penta(p3, &p) + 0.017394) < 1e-5);
+    /* two pairs of 1.5 and 2 points say little: their own variance
+     * (0.015625) would give an LLR of 2.34 for elo0 50, elo1 100; with
+     * the prior's variance (0.11111111) 0.332462 */
+    const long two[PENTA_N] = {0, 0, 0, 1, 1};
+    SprtParams gate = {50, 100, 0.05, 0.05};
+    assert_true(fabs(sprt_llr_penta(two, &gate) - 0.332462) < 1e-5);
 
     /* the pairs, not the games, are the samples: 40 pairs 0 5 30 5 0 are
      * the games W 35 D 10 L 35, each side winning an opening's red game
@@ -328,7 +337,9 @@ static void test_match_stats_penta(void **state)
     match_elo_penta(flat, &e);
     assert_true(fabs(e.elo) < 1e-9 && isinf(e.elo_error));
     assert_true(e.nelo == 0 && isinf(e.nelo_error));
-    assert_true(sprt_llr_penta(flat, &p) == 0);
+    /* even scores lean to H0 a little: 3 * 0.00719508 * -0.00719508 /
+     * (2 * 0.05681818) */
+    assert_true(fabs(sprt_llr_penta(flat, &p) + 0.001367) < 1e-5);
     const long none[PENTA_N] = {0};
     match_elo_penta(none, &e);
     assert_int_equal(e.pairs, 0);
