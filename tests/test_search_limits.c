@@ -198,6 +198,42 @@ static void test_stop_before_depth_one(void **state)
         fail_msg("stopped at once after a depth 7 search that chose %s, it played %s", deep, quick);
 }
 
+/* A node limit with a move time or a clock: whichever comes first ends
+ * the search.  With one thread the node count is exact and once never
+ * looked at the clock, so a node limit out of reach searched on past the
+ * time (for ever, but for the stop). */
+static void test_nodes_and_time(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *go;
+        long at_least, at_most; /* ms */
+    } cases[] = {
+        {"go nodes 2000000000 movetime 300", 200, 2000},
+        {"go movetime 300 nodes 2000000000", 200, 2000},
+        {"go nodes 2000000000 wtime 3000 btime 3000", 1, 2000},
+        {"go nodes 2000 movetime 60000", 0, 2000}, /* the nodes first */
+    };
+    ep_send(&ep, "setoption name Threads value 1");
+    ep_send(&ep, "position startpos");
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        ep_send(&ep, "isready");
+        ep_want(&ep, "readyok", LIMITS_WAIT_MS);
+        long t0 = now_ms();
+        ep_send(&ep, "%s", cases[i].go);
+        const char *l = ep_expect(&ep, "bestmove", (int)(cases[i].at_most * ep_slow()), ep.log, sizeof ep.log);
+        long took = now_ms() - t0;
+        if (!l) {
+            ep_send(&ep, "stop");
+            ep_want(&ep, "bestmove", LIMITS_WAIT_MS);
+            fail_msg("'%s': no bestmove within %ld ms", cases[i].go, cases[i].at_most * ep_slow());
+        }
+        if (took < cases[i].at_least)
+            fail_msg("'%s': a bestmove after %ld ms", cases[i].go, took);
+        ep_assert_legal_reply(l, "bestmove", NULL, NULL, NULL);
+    }
+}
+
 /* ---- a race found by fuzzing ---- */
 
 /* stop, then go at once: the stopped search's bestmove must not be taken
@@ -573,6 +609,7 @@ const struct CMUnitTest *search_limits_tests(size_t *count)
         PROTO_TEST(test_go_other_clock_uci, limits_setup_uci),
         PROTO_TEST(test_go_other_clock_ucci, limits_setup_ucci),
         PROTO_TEST(test_stop_before_depth_one, limits_setup_uci),
+        PROTO_TEST(test_nodes_and_time, limits_setup_uci),
         cmocka_unit_test(test_engine_api_limits),
         PROTO_TEST(test_ucci_stop_then_go, limits_setup_ucci),
         PROTO_TEST(test_hash_threads_uci, limits_setup_uci),
