@@ -365,35 +365,65 @@ static void test_hash_threads_uci(void **state)
     ep_assert_legal_reply(ep_want(&ep, "bestmove", LIMITS_WAIT_MS), "bestmove", NULL, NULL, NULL);
 }
 
+/* UCCI: a value out of range is refused with its reason and the range, as
+ * UCI refuses it, never clamped; 0 keeps its UCCI meaning (the default
+ * size, one thread per processor). */
 static void test_hash_threads_ucci(void **state)
 {
     (void)state;
-    ep_send(&ep, "setoption hashsize 99999999999999999999999");
-    limits_sync_uci(&ep);
-    limits_expect_in_log(&ep, "info message setoption hashsize");
-    ep_send(&ep, "setoption threads 99999999999999999999999"); /* clamped to the maximum, 1024 */
-    ep_send(&ep, "setoption threads 2");
-    ep_send(&ep, "setoption hashsize -1"); /* 0 and below: the default size */
-    ep_send(&ep, "setoption drawmargin 99999999999999999999");
-    ep_send(&ep, "setoption resignmargin -99999999999999999999");
+    static const char *const bad[] = {
+        "setoption threads -1",          "setoption threads 1025",
+        "setoption threads 99999999999999999999999", "setoption hashsize -5",
+        "setoption hashsize 1048577",    "setoption hashsize 99999999999999999999999",
+        "setoption drawmargin 99999999999999999999", "setoption drawmargin -1",
+        "setoption resignmargin -99999999999999999999", "setoption resignmargin 99",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        ep_send(&ep, "%s", bad[i]);
+        limits_sync_uci(&ep);
+        if (!strstr(ep.log, "info message setoption ") || !strstr(ep.log, "must be a number from ")
+            || !strstr(ep.log, "; unchanged"))
+            fail_msg("'%s' was not refused with its range:\n%s", bad[i], ep.log);
+    }
+    static const char *const good[] = {"setoption threads 0", "setoption threads 2", "setoption hashsize 0",
+                                       "setoption hashsize 1", "setoption drawmargin 1000",
+                                       "setoption resignmargin 100"};
+    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+        ep_send(&ep, "%s", good[i]);
+        limits_sync_uci(&ep);
+        if (strstr(ep.log, "info message"))
+            fail_msg("'%s' was refused:\n%s", good[i], ep.log);
+    }
     ep_send(&ep, "go depth 3");
     ep_assert_legal_reply(ep_want(&ep, "bestmove", LIMITS_WAIT_MS), "bestmove", NULL, NULL, NULL);
 }
 
+/* xboard: memory and cores out of range are refused as CECP asks, with
+ * Error (bad value): command, the range on the debug channel. */
 static void test_hash_threads_xboard(void **state)
 {
     (void)state;
-    /* memory N is clamped to the Hash maximum, which is beyond this machine */
-    ep_send(&ep, "memory 99999999999999999999");
-    limits_sync_xboard(&ep, 4);
-    limits_expect_in_log(&ep, "Error (bad value)");
+    static const char *const bad[] = {"memory 0",  "memory -1", "memory 99999999999999999999",
+                                      "cores 0",   "cores -3",  "cores 1025"};
+    int ping = 0;
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char want[64];
+        ep_send(&ep, "%s", bad[i]);
+        limits_sync_xboard(&ep, ++ping);
+        snprintf(want, sizeof want, "Error (bad value): %s", bad[i]);
+        if (!log_has_line(ep.log, want) || !strstr(ep.log, "must be a number from 1 to "))
+            fail_msg("'%s' was not refused:\n%s", bad[i], ep.log);
+    }
     ep_send(&ep, "memory x");
     ep_send(&ep, "cores");
-    limits_sync_xboard(&ep, 5);
+    limits_sync_xboard(&ep, ++ping);
     limits_expect_in_log(&ep, "Error (bad arguments): memory x");
     limits_expect_in_log(&ep, "Error (bad arguments): cores");
-    ep_send(&ep, "memory -3"); /* clamped: 1 MB */
+    ep_send(&ep, "memory 1");
     ep_send(&ep, "cores 2");
+    limits_sync_xboard(&ep, ++ping);
+    if (strstr(ep.log, "Error"))
+        fail_msg("memory 1 / cores 2 refused:\n%s", ep.log);
     ep_send(&ep, "new");
     ep_send(&ep, "sd 3");
     ep_send(&ep, "h2e2");
