@@ -63,19 +63,29 @@ uint64_t bench_run(int depth, const char *rule, FILE *out, double *nps)
 
 uint64_t bench_run_eval(int depth, const char *rule, const char *eval_file, FILE *out, double *nps)
 {
-    char err[256];
+    char err[600];
+    /* A net that cannot be loaded ends the bench before it runs: its
+     * figures would be the hand-written evaluation's under the net's name. */
+    if (eval_file && *eval_file) {
+        NnueNet *net = nnue_load_file(eval_file, err, sizeof err);
+        if (!net) {
+            fprintf(stderr, "bench: --evalfile %s: %s; the bench is not run\n", eval_file, err);
+            return 0;
+        }
+        nnue_free(net);
+    }
     Engine *e = engine_new(NULL, err, sizeof err);
     if (!e) {
-        fprintf(out, "bench: %s\n", err);
+        fprintf(stderr, "bench: %s\n", err);
         return 0;
     }
     if (rule && !engine_set_option(e, "Repetition Rule", rule, err, sizeof err)) {
-        fprintf(out, "bench: %s\n", err);
+        fprintf(stderr, "bench: %s\n", err);
         engine_free(e);
         return 0;
     }
     if (eval_file && !engine_set_option(e, "EvalFile", eval_file, err, sizeof err)) {
-        fprintf(out, "bench: %s\n", err);
+        fprintf(stderr, "bench: %s\n", err);
         engine_free(e);
         return 0;
     }
@@ -84,7 +94,7 @@ uint64_t bench_run_eval(int depth, const char *rule, const char *eval_file, FILE
     double cpu0 = cpu_seconds();
     for (int i = 0; i < BenchCount; i++) {
         if (!engine_set_position(e, BenchFens[i], NULL, 0, false, err, sizeof err)) {
-            fprintf(out, "bench: position %d: %s\n", i + 1, err);
+            fprintf(stderr, "bench: position %d: %s\n", i + 1, err);
             engine_free(e);
             return 0;
         }

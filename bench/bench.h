@@ -18,10 +18,11 @@ extern const int BenchCount;
 
 /* Search every bench position to depth with one thread and a cleared
  * 16 MB table, under the repetition rule set `rule` (NULL: the default);
- * print each one's nodes and the totals to out.  Returns the node count
- * (0 on failure); *nps gets the speed. */
+ * print each one's nodes and the totals to out, a failure's reason to
+ * stderr.  Returns the node count (0 on failure); *nps gets the speed. */
 uint64_t bench_run(int depth, const char *rule, FILE *out, double *nps);
-/* The same with the net eval_file (NULL: the hand-written evaluation). */
+/* The same with the net eval_file (NULL: the hand-written evaluation); a
+ * net that cannot be loaded fails before any search. */
 uint64_t bench_run_eval(int depth, const char *rule, const char *eval_file, FILE *out, double *nps);
 
 /* chuhan bench [DEPTH] [--rule R]: the arguments after "bench"; the exit

@@ -419,6 +419,8 @@ bool engine_set_position(Engine *e, const char *fen, const char *const *moves, i
         snprintf(err, errlen, "bad FEN: %s", why);
         return false;
     }
+    char note[256];
+    bool odd = pos_unreachable_pawn(&e->scratch, note, sizeof note);
     for (int i = 0; i < nmoves; i++) {
         Move m = parse_move(&e->scratch, moves[i], rank1);
         if (m == MOVE_NONE) {
@@ -428,6 +430,8 @@ bool engine_set_position(Engine *e, const char *fen, const char *const *moves, i
         pos_do_move(&e->scratch, m);
     }
     pos_copy(&e->root, &e->scratch);
+    if (odd && e->cb.message)
+        e->cb.message(e->cb.ctx, note);
     return true;
 }
 

@@ -8,6 +8,7 @@
 #include <zstd.h>
 
 #include "engine/util/error.h"
+#include "engine/util/file.h"
 
 void nnue_record_pack(NnueRecord *r, const Position *pos, int score, int result)
 {
@@ -118,11 +119,13 @@ NnueRecord *nnue_data_read(const char *path, bool missing_ok, size_t *count, siz
 {
     *count = 0;
     *good_bytes = 0;
-    FILE *f = fopen(path, "rb");
+    err_set(err, errlen, "%s", "");
+    char why[256];
+    FILE *f = file_open_regular(path, NULL, why, sizeof why);
     if (!f) {
         if (missing_ok && errno == ENOENT)
             return NULL;
-        return err_set(err, errlen, "cannot open %s: %s", path, strerror(errno)), NULL;
+        return err_set(err, errlen, "%s: %s", path, why), NULL;
     }
     ZSTD_DCtx *dc = ZSTD_createDCtx();
     size_t in_cap = ZSTD_DStreamInSize(), cap = 1 << 16, used = 0;
@@ -167,6 +170,10 @@ NnueRecord *nnue_data_read(const char *path, bool missing_ok, size_t *count, siz
         }
         consumed += got;
     }
+    if (!failed && ferror(f)) {
+        err_set(err, errlen, "cannot read %s: %s", path, strerror(errno));
+        failed = true;
+    }
 done:
     fclose(f);
     ZSTD_freeDCtx(dc);
@@ -178,6 +185,11 @@ done:
     *count = frame_used / NNUE_RECORD_BYTES;
     if (!*count) {
         free(out);
+        /* every NULL says why, but where missing_ok allows nothing yet (a
+         * missing file, an empty one, a first frame cut short) */
+        if (!missing_ok)
+            err_set(err, errlen, "%s holds no training data (%s)", path,
+                    consumed ? "no whole frame of records" : "an empty file");
         return NULL;
     }
     return (NnueRecord *)out;

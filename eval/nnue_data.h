@@ -69,11 +69,12 @@ size_t nnue_data_split_games(const NnueRecord *recs, size_t n, size_t k, NnueRec
 
 /* Append n records to path as one frame (the file is created if needed). */
 bool nnue_data_append(const char *path, const NnueRecord *recs, size_t n, char *err, size_t errlen);
-/* Every record of the whole frames of path (*count of them, malloc'd; NULL
- * and *count 0 for an empty or missing file when missing_ok).  *good_bytes:
- * where the last whole frame ends (a stopped writer may leave a partial
- * frame after it).  NULL with err when the file cannot be read or is not
- * data. */
+/* Every record of the whole frames of path (*count of them, malloc'd; NULL,
+ * *count 0 and err "" for an empty or missing file when missing_ok).
+ * *good_bytes: where the last whole frame ends (a stopped writer may leave a
+ * partial frame after it).  NULL with the reason in err when the file is
+ * not a regular file (file_open_regular), cannot be read, is not data or
+ * holds no record. */
 NnueRecord *nnue_data_read(const char *path, bool missing_ok, size_t *count, size_t *good_bytes, char *err,
                            size_t errlen);
 

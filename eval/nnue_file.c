@@ -6,6 +6,7 @@
 #include <zstd.h>
 
 #include "engine/util/error.h"
+#include "engine/util/file.h"
 #include "engine/util/outfile.h"
 #include "nnue.h"
 
@@ -122,6 +123,9 @@ static size_t decompress(const void *data, size_t size, unsigned char *raw, char
         return err_set(err, errlen, "truncated: the compressed data ends early (%zu bytes)", size), 0;
     if (r != 0)
         return err_set(err, errlen, "not a Chuhan net: larger than a %s net", NNUE_ARCH), 0;
+    /* a whole frame of nothing: 0 is this function's failure, so say why */
+    if (out.pos == 0)
+        return err_set(err, errlen, "truncated: the compressed data holds nothing"), 0;
     return out.pos;
 }
 
@@ -206,9 +210,9 @@ done:
 
 NnueNet *nnue_load_file(const char *path, char *err, size_t errlen)
 {
-    FILE *f = fopen(path, "rb");
+    FILE *f = file_open_regular(path, NULL, err, errlen);
     if (!f)
-        return err_set(err, errlen, "cannot open: %s", strerror(errno)), NULL;
+        return NULL;
     unsigned char *buf = malloc(MAX_COMPRESSED);
     if (!buf) {
         fclose(f);

@@ -128,8 +128,12 @@ static inline void count_node(SearchThread *th)
     SearchShared *sh = th->shared;
     if (th->id == 0) {
         if (sh->limits.nodes && sh->thread_count == 1) {
+            /* The count is exact here; a clock or a move time given with
+             * the node limit still ends the search, whichever comes first. */
             if (n >= sh->limits.nodes)
                 search_stop_when_allowed(sh);
+            else if (sh->tm.use_time && (++th->calls & 1023) == 0)
+                check_time(th);
         } else if ((++th->calls & (sh->limits.nodes ? 63 : 1023)) == 0) {
             check_time(th);
         }

@@ -78,6 +78,7 @@ typedef struct SearchShared {
     int sixty_move_plies;  /* 0: no 60-move rule */
     const NnueNet *net;    /* NULL: the hand-written evaluation */
     atomic_bool stop;      /* every thread stops at its next node */
+    atomic_bool stop_asked; /* pool_stop: an infinite search may report */
     atomic_bool pondering; /* the main thread may not stop on time */
     atomic_bool stop_on_ponderhit; /* time ran out while pondering */
     void (*on_info)(void *ctx, const SearchInfo *info);

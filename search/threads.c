@@ -135,9 +135,11 @@ static void main_search(ThreadPool *pool)
 
     search_iterate(main_th);
 
-    /* In ponder or infinite mode the move waits for stop or ponderhit. */
+    /* In ponder or infinite mode the move waits for stop or ponderhit,
+     * whatever ended the search itself: a depth or node cap (a weaker
+     * Skill Level sets both), a mate found. */
     pthread_mutex_lock(&pool->mutex);
-    while (!atomic_load(&sh->stop) && (atomic_load(&sh->pondering) || sh->limits.infinite))
+    while (!atomic_load(&sh->stop_asked) && (atomic_load(&sh->pondering) || sh->limits.infinite))
         pthread_cond_wait(&pool->done, &pool->mutex);
     atomic_store(&sh->stop, true);
     for (int i = 1; i < pool->count; i++)
@@ -309,6 +311,7 @@ void pool_start(ThreadPool *pool, TT *tt, const Position *root, const SearchLimi
     sh->sixty_move_plies = settings->sixty_move_plies;
     sh->net = settings->net;
     atomic_store(&sh->stop, false);
+    atomic_store(&sh->stop_asked, false);
     atomic_store(&sh->pondering, limits->ponder);
     atomic_store(&sh->stop_on_ponderhit, false);
     tm_init(&sh->tm, &sh->limits, root->side, settings->move_overhead, now_ms());
@@ -338,6 +341,7 @@ void pool_stop(ThreadPool *pool)
 {
     pthread_mutex_lock(&pool->mutex);
     if (pool->busy) {
+        atomic_store(&pool->shared.stop_asked, true);
         atomic_store(&pool->shared.stop, true);
         pthread_cond_broadcast(&pool->done);
     }
@@ -376,7 +380,11 @@ bool pool_busy(ThreadPool *pool)
 bool pool_thinking(ThreadPool *pool)
 {
     pthread_mutex_lock(&pool->mutex);
-    bool thinking = pool->busy && !atomic_load(&pool->shared.stop);
+    /* A search that ended by itself but holds its move until stop or
+     * ponderhit is still thinking, as far as the protocols can tell. */
+    SearchShared *sh = &pool->shared;
+    bool thinking = pool->busy && !atomic_load(&sh->stop_asked)
+                    && (!atomic_load(&sh->stop) || sh->limits.infinite || atomic_load(&sh->pondering));
     pthread_mutex_unlock(&pool->mutex);
     return thinking;
 }

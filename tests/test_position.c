@@ -120,15 +120,13 @@ static const BadFen BAD[] = {
     {"4k4/9/9/9/9/9/9/A8/9/3K5 w", "red advisor on a2 is outside its palace"},
     {"4k4/9/9/9/4B4/9/9/9/9/3K5 w", "red elephant on e5 has crossed the river"},
     {"4k4/9/9/9/9/4b4/9/9/9/3K5 w", "black elephant on e4 has crossed the river"},
-    {"4k4/9/9/9/9/9/9/9/9/2PK5 w", "red pawn on c0 stands behind its starting rank"},
-    {"p3k4/9/9/9/9/9/9/9/9/3K5 w", "black pawn on a9 stands behind its starting rank"},
-    {"4k4/9/9/9/9/9/9/9/P8/3K5 w", "red pawn on a1 stands behind its starting rank"},
-    {"4k4/9/9/9/9/9/9/8P/9/3K5 w", "red pawn on i2 stands behind its starting rank"},
-    {"4k4/9/8p/9/9/9/9/9/9/3K5 w", "black pawn on i7 stands behind its starting rank"},
-    {"4k4/9/9/9/9/9/1P7/9/9/3K5 w", "red pawn on b3: a pawn this side of the river"},
-    {"4k4/9/9/9/9/7P1/9/9/9/3K5 w", "red pawn on h4: a pawn this side of the river"},
-    {"4k4/9/9/3p5/9/9/9/9/9/3K5 w", "black pawn on d6: a pawn this side of the river"},
-    {"4k4/9/9/9/5p3/9/9/9/9/3K5 w", "black pawn on f5: a pawn this side of the river"},
+    /* an unreachable pawn is accepted, but not the rest of a bad board */
+    {"4k4/9/9/9/9/9/9/9/9/2P1K4 w", "the kings face each other on the e-file"},
+    {"4k4/9/9/9/9/9/9/9/4R3P/3K5 w", "black is in check but it is red's move"},
+    {"p3k4/9/9/9/9/9/9/9/9/2K6 w", "red king on c0 is outside its palace"},
+    {"4k4/9/9/9/9/9/9/A8/P8/3K5 w", "red advisor on a2 is outside its palace"},
+    {"4k4/9/9/9/4B4/9/1P7/9/9/3K5 w", "red elephant on e5 has crossed the river"},
+    {"4k4/9/9/PPPPP4/P8/9/9/9/P8/3K5 w", "red has 7 pawns"},
     {"4k4/9/9/9/9/9/9/9/9/4K4 w", "the kings face each other on the e-file"},
     {"4k4/9/9/9/9/9/9/9/4R4/3K5 w", "black is in check but it is red's move"},
     {"3k5/9/9/9/9/9/9/9/4r4/4K4 b", "red is in check but it is black's move"},
@@ -159,6 +157,53 @@ static void test_bad_fens(void **state)
         pos_fen(&pos, fen);
         assert_string_equal(fen, START_FEN);
         assert_true(pos_key(&pos) == pos_compute_key(&pos));
+    }
+}
+
+/* Pawns where no game brings them (behind their starting rank, or this
+ * side of the river off the pawn files), as rule books and composed
+ * problems place them: accepted, the position whole, with a note naming
+ * the pawn; pawns where a game brings them give no note. */
+static void test_unreachable_pawns(void **state)
+{
+    (void)state;
+    static const BadFen ODD[] = {
+        {"4k4/9/9/9/9/9/9/9/9/2PK5 w", "red pawn on c0 stands behind its starting rank"},
+        {"p3k4/9/9/9/9/9/9/9/9/3K5 w", "black pawn on a9 stands behind its starting rank"},
+        {"4k4/9/9/9/9/9/9/9/P8/3K5 w", "red pawn on a1 stands behind its starting rank"},
+        {"4k4/9/9/9/9/9/9/8P/9/3K5 w", "red pawn on i2 stands behind its starting rank"},
+        {"4k4/9/8p/9/9/9/9/9/9/3K5 w", "black pawn on i7 stands behind its starting rank"},
+        {"4k4/9/9/9/9/9/1P7/9/9/3K5 w", "red pawn on b3: a pawn this side of the river"},
+        {"4k4/9/9/9/9/7P1/9/9/9/3K5 w", "red pawn on h4: a pawn this side of the river"},
+        {"4k4/9/9/3p5/9/9/9/9/9/3K5 b", "black pawn on d6: a pawn this side of the river"},
+        {"4k4/9/9/9/5p3/9/9/9/9/3K5 w", "black pawn on f5: a pawn this side of the river"},
+        /* the WXF rule book's diagram 71: a black pawn on i7 */
+        {"3a2b1r/4ak3/8p/7P1/9/9/9/B2NN3B/3K5/4p4 w", "black pawn on i7 stands behind its starting rank"},
+    };
+    char err[160], note[256], fen[FEN_MAX];
+    for (size_t i = 0; i < sizeof ODD / sizeof ODD[0]; i++) {
+        err[0] = note[0] = 0;
+        if (!pos_set_fen(&pos, ODD[i].fen, err, sizeof err))
+            fail_msg("FEN '%s' refused: %s", ODD[i].fen, err);
+        assert_true(pos_key(&pos) == pos_compute_key(&pos));
+        if (!pos_unreachable_pawn(&pos, note, sizeof note) || !strstr(note, ODD[i].reason))
+            fail_msg("FEN '%s': note '%s', expected '%s'", ODD[i].fen, note, ODD[i].reason);
+        /* the board reads back as given, and the pawn moves as a pawn does */
+        pos_fen(&pos, fen);
+        assert_true(!strncmp(fen, ODD[i].fen, strcspn(ODD[i].fen, " ")));
+        assert_true(count_legal(&pos) > 0);
+    }
+    static const char *const USUAL[] = {
+        START_FEN,
+        "4k4/9/9/9/1P7/9/9/9/9/3K5 w", /* across the river: any file */
+        "2P1k4/9/9/9/9/9/9/9/9/3K5 w", /* at the far end */
+        "4k4/9/9/9/9/9/9/9/9/3K1p3 w", /* a black pawn on red's back rank */
+        "4k4/9/9/9/9/9/P8/9/9/3K5 w",  /* on its starting point */
+    };
+    for (size_t i = 0; i < sizeof USUAL / sizeof USUAL[0]; i++) {
+        assert_true(pos_set_fen(&pos, USUAL[i], err, sizeof err));
+        if (pos_unreachable_pawn(&pos, note, sizeof note))
+            fail_msg("FEN '%s': a note for pawns a game reaches: %s", USUAL[i], note);
     }
 }
 
@@ -203,6 +248,7 @@ const struct CMUnitTest *position_tests(size_t *count)
     static const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_start_position), cmocka_unit_test(test_accepted_forms),
         cmocka_unit_test(test_round_trip_perft_positions), cmocka_unit_test(test_bad_fens),
+        cmocka_unit_test(test_unreachable_pawns),
         cmocka_unit_test(test_too_long_fen), cmocka_unit_test(test_move_text),
     };
     *count = sizeof tests / sizeof tests[0];

@@ -319,9 +319,9 @@ static Verdict judge(const char *fen, const char *moves, int rule, int sixty, in
 /* More WXF rulebook diagrams as encoded in the test suite of the
  * orange-xiangqi engine (danieltan1517/orange-xiangqi, tests.jai): those not
  * already in cases.txt, mostly the same diagrams one move later (the other
- * side to move).  Ruled under the Asian rules at the first recurrence.  (One
- * more diagram of that suite, 71, has a black pawn behind its starting rank,
- * which pos_set_fen refuses.) */
+ * side to move).  Ruled under the Asian rules at the first recurrence.
+ * Diagram 71 has a black pawn behind its starting rank, where no game puts
+ * one: rule books do. */
 static const struct {
     const char *fen, *result, *moves;
 } MORE_CASES[] = {
@@ -408,6 +408,7 @@ static const struct {
     {"1cbak4/R3a4/4b4/7P1/9/2P6/3pp4/8r/9/3AKA3 w", "win", "a8b8 b9a9 b8a8 a9b9 a8b8 b9a9 b8a8"},
     {"1cbak4/R3a4/4b2C1/7P1/9/2P6/3pp4/8r/9/3AKA3 w", "loss", "a8b8 b9a9 b8a8 a9b9 a8b8 b9a9 b8a8 a9b9"},
     {"2bak4/4a4/4b4/9/2p2r3/r8/1R7/4B4/9/1R2K1B2 w", "draw", "b3b4 a4a3 b4b3 a3a4 b3b4 a4a3"},
+    {"3a2b1r/4ak3/8p/7P1/9/9/9/B2NN3B/3K5/4p4 w", "win", "d1e1 e0d0 e1d1 d0e0 d1e1 e0d0 e1d1"},
 };
 
 static void test_rules_more_wxf_cases(void **state)

@@ -198,6 +198,42 @@ static void test_stop_before_depth_one(void **state)
         fail_msg("stopped at once after a depth 7 search that chose %s, it played %s", deep, quick);
 }
 
+/* A node limit with a move time or a clock: whichever comes first ends
+ * the search.  With one thread the node count is exact and once never
+ * looked at the clock, so a node limit out of reach searched on past the
+ * time (for ever, but for the stop). */
+static void test_nodes_and_time(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *go;
+        long at_least, at_most; /* ms */
+    } cases[] = {
+        {"go nodes 2000000000 movetime 300", 200, 2000},
+        {"go movetime 300 nodes 2000000000", 200, 2000},
+        {"go nodes 2000000000 wtime 3000 btime 3000", 1, 2000},
+        {"go nodes 2000 movetime 60000", 0, 2000}, /* the nodes first */
+    };
+    ep_send(&ep, "setoption name Threads value 1");
+    ep_send(&ep, "position startpos");
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        ep_send(&ep, "isready");
+        ep_want(&ep, "readyok", LIMITS_WAIT_MS);
+        long t0 = now_ms();
+        ep_send(&ep, "%s", cases[i].go);
+        const char *l = ep_expect(&ep, "bestmove", (int)(cases[i].at_most * ep_slow()), ep.log, sizeof ep.log);
+        long took = now_ms() - t0;
+        if (!l) {
+            ep_send(&ep, "stop");
+            ep_want(&ep, "bestmove", LIMITS_WAIT_MS);
+            fail_msg("'%s': no bestmove within %ld ms", cases[i].go, cases[i].at_most * ep_slow());
+        }
+        if (took < cases[i].at_least)
+            fail_msg("'%s': a bestmove after %ld ms", cases[i].go, took);
+        ep_assert_legal_reply(l, "bestmove", NULL, NULL, NULL);
+    }
+}
+
 /* ---- a race found by fuzzing ---- */
 
 /* stop, then go at once: the stopped search's bestmove must not be taken
@@ -329,35 +365,65 @@ static void test_hash_threads_uci(void **state)
     ep_assert_legal_reply(ep_want(&ep, "bestmove", LIMITS_WAIT_MS), "bestmove", NULL, NULL, NULL);
 }
 
+/* UCCI: a value out of range is refused with its reason and the range, as
+ * UCI refuses it, never clamped; 0 keeps its UCCI meaning (the default
+ * size, one thread per processor). */
 static void test_hash_threads_ucci(void **state)
 {
     (void)state;
-    ep_send(&ep, "setoption hashsize 99999999999999999999999");
-    limits_sync_uci(&ep);
-    limits_expect_in_log(&ep, "info message setoption hashsize");
-    ep_send(&ep, "setoption threads 99999999999999999999999"); /* clamped to the maximum, 1024 */
-    ep_send(&ep, "setoption threads 2");
-    ep_send(&ep, "setoption hashsize -1"); /* 0 and below: the default size */
-    ep_send(&ep, "setoption drawmargin 99999999999999999999");
-    ep_send(&ep, "setoption resignmargin -99999999999999999999");
+    static const char *const bad[] = {
+        "setoption threads -1",          "setoption threads 1025",
+        "setoption threads 99999999999999999999999", "setoption hashsize -5",
+        "setoption hashsize 1048577",    "setoption hashsize 99999999999999999999999",
+        "setoption drawmargin 99999999999999999999", "setoption drawmargin -1",
+        "setoption resignmargin -99999999999999999999", "setoption resignmargin 99",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        ep_send(&ep, "%s", bad[i]);
+        limits_sync_uci(&ep);
+        if (!strstr(ep.log, "info message setoption ") || !strstr(ep.log, "must be a number from ")
+            || !strstr(ep.log, "; unchanged"))
+            fail_msg("'%s' was not refused with its range:\n%s", bad[i], ep.log);
+    }
+    static const char *const good[] = {"setoption threads 0", "setoption threads 2", "setoption hashsize 0",
+                                       "setoption hashsize 1", "setoption drawmargin 1000",
+                                       "setoption resignmargin 100"};
+    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+        ep_send(&ep, "%s", good[i]);
+        limits_sync_uci(&ep);
+        if (strstr(ep.log, "info message"))
+            fail_msg("'%s' was refused:\n%s", good[i], ep.log);
+    }
     ep_send(&ep, "go depth 3");
     ep_assert_legal_reply(ep_want(&ep, "bestmove", LIMITS_WAIT_MS), "bestmove", NULL, NULL, NULL);
 }
 
+/* xboard: memory and cores out of range are refused as CECP asks, with
+ * Error (bad value): command, the range on the debug channel. */
 static void test_hash_threads_xboard(void **state)
 {
     (void)state;
-    /* memory N is clamped to the Hash maximum, which is beyond this machine */
-    ep_send(&ep, "memory 99999999999999999999");
-    limits_sync_xboard(&ep, 4);
-    limits_expect_in_log(&ep, "Error (bad value)");
+    static const char *const bad[] = {"memory 0",  "memory -1", "memory 99999999999999999999",
+                                      "cores 0",   "cores -3",  "cores 1025"};
+    int ping = 0;
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char want[64];
+        ep_send(&ep, "%s", bad[i]);
+        limits_sync_xboard(&ep, ++ping);
+        snprintf(want, sizeof want, "Error (bad value): %s", bad[i]);
+        if (!log_has_line(ep.log, want) || !strstr(ep.log, "must be a number from 1 to "))
+            fail_msg("'%s' was not refused:\n%s", bad[i], ep.log);
+    }
     ep_send(&ep, "memory x");
     ep_send(&ep, "cores");
-    limits_sync_xboard(&ep, 5);
+    limits_sync_xboard(&ep, ++ping);
     limits_expect_in_log(&ep, "Error (bad arguments): memory x");
     limits_expect_in_log(&ep, "Error (bad arguments): cores");
-    ep_send(&ep, "memory -3"); /* clamped: 1 MB */
+    ep_send(&ep, "memory 1");
     ep_send(&ep, "cores 2");
+    limits_sync_xboard(&ep, ++ping);
+    if (strstr(ep.log, "Error"))
+        fail_msg("memory 1 / cores 2 refused:\n%s", ep.log);
     ep_send(&ep, "new");
     ep_send(&ep, "sd 3");
     ep_send(&ep, "h2e2");
@@ -573,6 +639,7 @@ const struct CMUnitTest *search_limits_tests(size_t *count)
         PROTO_TEST(test_go_other_clock_uci, limits_setup_uci),
         PROTO_TEST(test_go_other_clock_ucci, limits_setup_ucci),
         PROTO_TEST(test_stop_before_depth_one, limits_setup_uci),
+        PROTO_TEST(test_nodes_and_time, limits_setup_uci),
         cmocka_unit_test(test_engine_api_limits),
         PROTO_TEST(test_ucci_stop_then_go, limits_setup_ucci),
         PROTO_TEST(test_hash_threads_uci, limits_setup_uci),

@@ -1,15 +1,19 @@
 /* Strength levels (Skill Level, UCI_LimitStrength, UCI_Elo) through the
  * engine API: every level legal and taking a mate in one, weak levels
  * varying, no forbidden repetition, the pick itself, UCI_Elo's range and
- * its mapping onto the ladder. */
+ * its mapping onto the ladder; and through the three protocols, a weaker
+ * level's search that ends by itself holding its move until stop or
+ * ponderhit. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "engine/board/movegen.h"
 #include "engine/engine.h"
 #include "engine/rules/rules.h"
 #include "engine/skill.h"
+#include "limits_util.h"
 #include "search_util.h"
 #include "tests.h"
 
@@ -277,6 +281,110 @@ static void test_skill_elo_range(void **state)
     engine_free(e);
 }
 
+/* ---- under infinite and ponder, through the protocols ---- */
+
+static EngineProc ep;
+
+/* The levels tried: the weakest, middling, the strongest short of full,
+ * and a rating (as UCCI and xboard name the options, the same). */
+static const char *const LEVELS[][2] = {
+    {"Skill Level", "1"}, {"Skill Level", "10"}, {"Skill Level", "19"}, {"UCI_Elo", "1500"}};
+#define LEVELS_NB (sizeof LEVELS / sizeof LEVELS[0])
+
+/* Long enough for a weak level's capped search to have ended by itself. */
+#define HOLD_MS 400
+
+/* UCI: set level i (a rating turns UCI_LimitStrength on, a level off). */
+static void uci_level(size_t i)
+{
+    bool elo = !strcmp(LEVELS[i][0], "UCI_Elo");
+    ep_send(&ep, "setoption name UCI_LimitStrength value %s", elo ? "true" : "false");
+    ep_send(&ep, "setoption name Skill Level value %s", elo ? "20" : LEVELS[i][1]);
+    if (elo)
+        ep_send(&ep, "setoption name UCI_Elo value %s", LEVELS[i][1]);
+}
+
+/* Nothing but searching after the go just sent: after HOLD_MS the sync
+ * command is answered (the lines before it, into ep.log, hold no line
+ * starting with move_prefix), then release brings the move. */
+static void holds_until(const char *what, const char *sync, const char *sync_answer, const char *move_prefix,
+                        const char *release)
+{
+    usleep(HOLD_MS * 1000);
+    ep_send(&ep, "%s", sync);
+    ep_want(&ep, sync_answer, LIMITS_WAIT_MS);
+    if (log_has_line(ep.log, move_prefix))
+        fail_msg("%s: a move before '%s':\n%.2000s", what, release, ep.log);
+    ep_send(&ep, "%s", release);
+    ep_assert_legal_reply(ep_want(&ep, move_prefix, LIMITS_WAIT_MS), move_prefix, NULL,
+                          strstr(what, "ponder") ? "h2e2 h9g7" : NULL, NULL);
+}
+
+static void test_levels_hold_uci(void **state)
+{
+    (void)state;
+    char what[96];
+    for (size_t i = 0; i < LEVELS_NB; i++) {
+        uci_level(i);
+        ep_send(&ep, "position startpos");
+        ep_send(&ep, "go infinite");
+        snprintf(what, sizeof what, "%s %s, go infinite", LEVELS[i][0], LEVELS[i][1]);
+        holds_until(what, "isready", "readyok", "bestmove", "stop");
+        ep_send(&ep, "position startpos moves h2e2 h9g7");
+        ep_send(&ep, "go ponder wtime 60000 btime 60000");
+        snprintf(what, sizeof what, "%s %s, go ponder", LEVELS[i][0], LEVELS[i][1]);
+        holds_until(what, "isready", "readyok", "bestmove", "ponderhit");
+    }
+}
+
+static void test_levels_hold_ucci(void **state)
+{
+    (void)state;
+    static const char *const gos[] = {"go infinite", "go", "go depth infinite"};
+    char what[96];
+    for (size_t i = 0; i < LEVELS_NB; i++) {
+        bool elo = !strcmp(LEVELS[i][0], "UCI_Elo");
+        ep_send(&ep, "setoption limitstrength %s", elo ? "true" : "false");
+        ep_send(&ep, "setoption skilllevel %s", elo ? "20" : LEVELS[i][1]);
+        if (elo)
+            ep_send(&ep, "setoption elo %s", LEVELS[i][1]);
+        ep_send(&ep, "position startpos");
+        ep_send(&ep, "%s", gos[i % 3]);
+        snprintf(what, sizeof what, "%s %s, %s", LEVELS[i][0], LEVELS[i][1], gos[i % 3]);
+        holds_until(what, "isready", "readyok", "bestmove", "stop");
+        ep_send(&ep, "position startpos moves h2e2 h9g7");
+        ep_send(&ep, "go ponder time 60 opptime 60");
+        snprintf(what, sizeof what, "%s %s, go ponder", LEVELS[i][0], LEVELS[i][1]);
+        holds_until(what, "isready", "readyok", "bestmove", "ponderhit");
+    }
+}
+
+/* xboard: analysis at a weaker level goes on until exit (the periodic
+ * update '.' is answered only while it does). */
+static void test_levels_hold_xboard(void **state)
+{
+    (void)state;
+    int ping = 0;
+    for (size_t i = 0; i < LEVELS_NB; i++) {
+        bool elo = !strcmp(LEVELS[i][0], "UCI_Elo");
+        ep_send(&ep, "option UCI_LimitStrength=%d", elo);
+        ep_send(&ep, "option Skill Level=%s", elo ? "20" : LEVELS[i][1]);
+        if (elo)
+            ep_send(&ep, "option UCI_Elo=%s", LEVELS[i][1]);
+        ep_send(&ep, "new");
+        ep_send(&ep, "force");
+        ep_send(&ep, "analyze");
+        usleep(HOLD_MS * 1000);
+        ep_send(&ep, ".");
+        limits_sync_xboard(&ep, ++ping);
+        if (!log_has_line(ep.log, "stat01: "))
+            fail_msg("%s %s: the analysis ended by itself:\n%.2000s", LEVELS[i][0], LEVELS[i][1], ep.log);
+        ep_send(&ep, "exit");
+    }
+}
+
+#define PROTO_TEST(f, setup) cmocka_unit_test_prestate_setup_teardown(f, setup, limits_teardown, &ep)
+
 const struct CMUnitTest *skill_tests(size_t *count)
 {
     static const struct CMUnitTest tests[] = {
@@ -287,6 +395,9 @@ const struct CMUnitTest *skill_tests(size_t *count)
         cmocka_unit_test(test_skill_pick_refuses_forbidden_repetition),
         cmocka_unit_test(test_skill_elo_mapping),
         cmocka_unit_test(test_skill_elo_range),
+        PROTO_TEST(test_levels_hold_uci, limits_setup_uci),
+        PROTO_TEST(test_levels_hold_ucci, limits_setup_ucci),
+        PROTO_TEST(test_levels_hold_xboard, limits_setup_xboard),
     };
     *count = sizeof tests / sizeof tests[0];
     return tests;

@@ -348,13 +348,46 @@ static bool read_number(const char *tok, long max, long *out)
     return *out <= max;
 }
 
+/* Can a pawn of colour c stand on s in a game?  It starts on its third
+ * rank on files a, c, e, g, i and goes only forward until it crosses the
+ * river: it never stands behind that rank, nor on b, d, f or h on this
+ * side.  Rule books and composed problems place pawns there all the same,
+ * and the moves work from any point, so such a pawn is accepted (with a
+ * note: pos_unreachable_pawn); the reason it is unreachable into why. */
+static bool pawn_reachable(int c, int s, char *why, size_t len)
+{
+    int rank = sq_rank(s), file = sq_file(s);
+    int ahead = c == RED ? rank : 9 - rank; /* 0: its own back rank */
+    char name[3];
+    square_name(s, name);
+    if (ahead < 3)
+        return err_set(why, len, "%s pawn on %s stands behind its starting rank", COLOR_NAMES[c], name);
+    if (ahead < 5 && file % 2)
+        return err_set(why, len, "%s pawn on %s: a pawn this side of the river is only on files a, c, e, g and i",
+                       COLOR_NAMES[c], name);
+    return true;
+}
+
+bool pos_unreachable_pawn(const Position *pos, char *note, size_t notelen)
+{
+    for (int s = 0; s < SQUARE_NB; s++) {
+        int pc = pos->board[s];
+        char why[128];
+        if (pc && piece_type(pc) == PAWN && !pawn_reachable(piece_color(pc), s, why, sizeof why)) {
+            err_set(note, notelen, "%s, a point no game reaches; accepted, as in rule books and composed problems",
+                    why);
+            return true;
+        }
+    }
+    return false;
+}
+
 /* Check that the placement on board[] is one the move rules can work with:
  * kings and advisors in their palace, elephants on their side of the river,
- * pawns only on points a pawn can reach, no more pieces than a side owns.
- * Advisors and elephants off their usual points (inside that area) are
- * accepted: published perft suites use them (an advisor on d1 in
- * mcr_horsecheck).  No perft suite or rule case in tests/data needs a pawn
- * on a point it cannot reach. */
+ * no more pieces than a side owns.  Advisors and elephants off their usual
+ * points (inside that area) are accepted: published perft suites use them
+ * (an advisor on d1 in mcr_horsecheck).  A pawn may stand anywhere: see
+ * pawn_reachable. */
 static bool validate_placement(const uint8_t board[SQUARE_NB], char *err, size_t errlen)
 {
     static const int MAX_COUNT[PIECE_TYPE_NB] = {0, 5, 2, 2, 2, 2, 2, 1};
@@ -382,19 +415,6 @@ static bool validate_placement(const uint8_t board[SQUARE_NB], char *err, size_t
             if (!bb_test(HalfBB[c], s))
                 return err_set(err, errlen, "%s elephant on %s has crossed the river", COLOR_NAMES[c], name);
             break;
-        case PAWN: {
-            /* A pawn starts on its third rank on files a, c, e, g, i and
-             * goes only forward until it crosses the river: it can never
-             * stand behind that rank, nor on b, d, f or h on this side. */
-            int rank = sq_rank(s), file = sq_file(s);
-            int ahead = c == RED ? rank : 9 - rank; /* 0: its own back rank */
-            if (ahead < 3)
-                return err_set(err, errlen, "%s pawn on %s stands behind its starting rank", COLOR_NAMES[c], name);
-            if (ahead < 5 && file % 2)
-                return err_set(err, errlen, "%s pawn on %s: a pawn this side of the river is only on files a, c, e, g and i",
-                               COLOR_NAMES[c], name);
-            break;
-        }
         default:
             break;
         }

@@ -44,6 +44,11 @@ extern Key ZobristSide;
 /* Set from a FEN.  On error returns false, writes a one-line reason to err
  * and leaves pos untouched. */
 bool pos_set_fen(Position *pos, const char *fen, char *err, size_t errlen);
+/* A pawn on a point no game brings it to (behind its starting rank, or
+ * this side of the river off the files a, c, e, g and i), as rule books
+ * and composed problems place them; pos_set_fen accepts it.  True, with a
+ * one-line note naming the first such pawn, when there is one. */
+bool pos_unreachable_pawn(const Position *pos, char *note, size_t notelen);
 void pos_fen(const Position *pos, char out[FEN_MAX]);
 
 /* Copy the used part of a position (its state stack up to top). */

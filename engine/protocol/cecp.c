@@ -141,11 +141,22 @@ static void cmd_option(Cecp *x, char *line_after)
     game_set_option(x, o->name, value);
 }
 
+/* memory N, cores N: a number out of the option's range is refused as
+ * the engine options are (Error (bad value), the reason on the debug
+ * channel), never clamped. */
 static void cmd_memory_cores(Cecp *x, const char *name, const char *arg, int64_t max)
 {
     int64_t v;
-    if (!arg || !num_clamp(arg, 1, max, &v)) {
+    if (!arg || !num_clamp(arg, INT64_MIN, INT64_MAX, &v)) {
         cecp_error(x, "bad arguments");
+        return;
+    }
+    if (v < 1 || v > max) {
+        char shown[65];
+        cecp_error(x, "bad value");
+        if (atomic_load(&x->debug))
+            out_line(x->out, "# %s must be a number from 1 to %lld, not '%s'", name, (long long)max,
+                     text_printable(shown, sizeof shown, arg));
         return;
     }
     char buf[32];

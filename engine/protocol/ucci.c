@@ -332,12 +332,28 @@ static void cmd_setoption(Ucci *u, char **tok, int n)
         out_line(u->out, "info message setoption %s: must be true or false, not '%s'", o->name, shown(value, s));
         return;
     }
-    if ((is_spin || o->kind == U_HASH || o->kind == U_THREADS) && !num_clamp(value, o->min, INT64_MAX, &num)) {
+    bool numeric = is_spin || o->kind == U_HASH || o->kind == U_THREADS;
+    if (numeric && !num_clamp(value, INT64_MIN, INT64_MAX, &num)) {
         out_line(u->out, "info message setoption %s: '%s' is not a number", o->name, shown(value, s));
         return;
     }
-    if (is_spin && num > o->max)
-        num = o->max;
+    if (numeric) {
+        /* Out of range is refused, as UCI refuses it, not clamped: a GUI
+         * that sends threads -1 learns so.  0 keeps its UCCI meaning for
+         * hashsize and threads. */
+        long min = o->min, max = o->max;
+        const char *zero = "";
+        if (o->kind == U_HASH || o->kind == U_THREADS) {
+            min = 0;
+            max = engine_find_option(o->engine_name)->max;
+            zero = o->kind == U_HASH ? " (0: the default size)" : " (0: one per processor)";
+        }
+        if (num < min || num > max) {
+            out_line(u->out, "info message setoption %s: must be a number from %ld to %ld%s, not '%s'; unchanged",
+                     o->name, min, max, zero, shown(value, s));
+            return;
+        }
+    }
     char buf[32];
     switch (o->kind) {
     case U_ENGINE:
@@ -352,7 +368,7 @@ static void cmd_setoption(Ucci *u, char **tok, int n)
     case U_THREADS: {
         long cpus = host_cpus();
         long max = engine_find_option("Threads")->max;
-        long t = num ? (num > max ? max : (long)num) : cpus < 1 ? 1 : cpus > max ? max : cpus;
+        long t = num ? (long)num : cpus < 1 ? 1 : cpus > max ? max : cpus;
         snprintf(buf, sizeof buf, "%ld", t);
         set_engine_option(u, o->name, "Threads", buf);
         break;

@@ -145,6 +145,12 @@ int rules_judge_cli(int argc, char **argv)
         fprintf(stderr, "judge: %s\n", err);
         status = 1;
     } else {
+        /* The position as given, for a note on pawns no game puts there
+         * (stderr: the verdict on stdout stays two lines for scripts). */
+        char note[256];
+        if (pos_set_fen(pos, strcmp(fen, "startpos") ? fen : START_FEN, NULL, 0)
+            && pos_unreachable_pawn(pos, note, sizeof note))
+            fprintf(stderr, "judge: note: %s\n", note);
         printf("result: %s\nreason: %s\n", rules_verdict_name(v), reason);
     }
     free(pos);

@@ -11,17 +11,65 @@
 
 bool file_make_dir(const char *path) { return mkdir(path, 0777) == 0 || errno == EEXIST; }
 
+static const char *kind_of(mode_t mode)
+{
+    return S_ISDIR(mode)                      ? "a directory"
+           : S_ISFIFO(mode)                   ? "a FIFO"
+           : S_ISCHR(mode) || S_ISBLK(mode)   ? "a device"
+           : S_ISSOCK(mode)                   ? "a socket"
+                                              : "of another kind";
+}
+
+/* A descriptor of path, open for reading, when it is a regular file;
+ * -1 with err.  Opened without blocking, so that a FIFO with no writer is
+ * seen for what it is at once; reads of a regular file never block. */
+static int open_regular(const char *path, const char *what, struct stat *st, char *err, size_t errlen)
+{
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
+        int e = errno;
+        if (what)
+            err_set(err, errlen, "cannot open %s %s: %s", what, path, strerror(e));
+        else
+            err_set(err, errlen, "cannot open: %s", strerror(e));
+        errno = e;
+        return -1;
+    }
+    int got = fstat(fd, st);
+    if (got != 0 || !S_ISREG(st->st_mode)) {
+        const char *kind = got == 0 ? kind_of(st->st_mode) : "of an unknown kind";
+        close(fd);
+        if (what)
+            err_set(err, errlen, "%s %s is not a regular file but %s", what, path, kind);
+        else
+            err_set(err, errlen, "not a regular file but %s", kind);
+        errno = EINVAL;
+        return -1;
+    }
+    return fd;
+}
+
+FILE *file_open_regular(const char *path, const char *what, char *err, size_t errlen)
+{
+    struct stat st;
+    int fd = open_regular(path, what, &st, err, errlen);
+    if (fd < 0)
+        return NULL;
+    FILE *f = fdopen(fd, "rb");
+    if (!f) {
+        close(fd);
+        err_set(err, errlen, "out of memory");
+    }
+    return f;
+}
+
 bool file_read(const char *path, const char *what, size_t max, unsigned char **data, size_t *len, char *err,
                size_t errlen)
 {
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-    if (fd < 0)
-        return err_set(err, errlen, "cannot open %s %s: %s", what, path, strerror(errno));
     struct stat st;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        close(fd);
-        return err_set(err, errlen, "%s %s is not a regular file", what, path);
-    }
+    int fd = open_regular(path, what, &st, err, errlen);
+    if (fd < 0)
+        return false;
     if ((unsigned long long)st.st_size > max) {
         close(fd);
         return err_set(err, errlen, "%s %s is too large (%lld bytes)", what, path, (long long)st.st_size);
