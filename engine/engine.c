@@ -47,9 +47,10 @@ enum {
 
 #define BOOK_DEFAULT_NAME "<built-in>"
 #define NET_BUILTIN_NAME "<built-in>"
-/* The evaluation an engine starts with: the hand-written one ("") until a
- * net passes its gate against it (eval/nets/README.md). */
-#define EVAL_FILE_DEFAULT ""
+/* The evaluation an engine starts with: the built-in net, which passed its
+ * gate against the hand-written one (eval/nets/README.md); "" would start
+ * with the hand-written evaluation. */
+#define EVAL_FILE_DEFAULT NET_BUILTIN_NAME
 
 static const OptionInfo OPTIONS[O_NB] = {
     [O_THREADS] = {"Threads", OPT_SPIN, "1", 1, MAX_THREADS, {NULL}},

@@ -155,19 +155,8 @@ static void test_nnue_eval_file_option(void **state)
     write_all(bad, "junk", 4);
     Engine *e = engine_new(NULL, err, sizeof err);
     assert_non_null(e);
-    /* the default: the hand-written evaluation */
-    assert_string_equal(engine_get_option(e, "EvalFile", buf, sizeof buf), "");
-    Position pos;
-    assert_true(pos_set_fen(&pos, "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1", NULL, 0));
-    assert_true(engine_set_position(e, "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1",
-                                    NULL, 0, false, err, sizeof err));
-    assert_int_equal(engine_eval(e), evaluate(&pos));
-    /* refused: the reason, and the hand-written evaluation kept */
-    assert_false(engine_set_option(e, "EvalFile", bad, err, sizeof err));
-    assert_non_null(strstr(err, "not zstd-compressed"));
-    assert_non_null(strstr(err, "keeping the hand-written evaluation"));
-    assert_string_equal(engine_get_option(e, "EvalFile", buf, sizeof buf), "");
-    /* the net built into the binary: the one eval/nets holds, read alike */
+    /* the default: the net built into the binary, the one eval/nets holds */
+    assert_string_equal(engine_get_option(e, "EvalFile", buf, sizeof buf), "<built-in>");
     NnueNet *builtin = nnue_load_default(err, sizeof err);
     if (!builtin)
         fail_msg("%s", err);
@@ -175,10 +164,24 @@ static void test_nnue_eval_file_option(void **state)
     if (!from_tree)
         fail_msg("%s: %s", nnue_default_name(), err);
     assert_memory_equal(builtin, from_tree, sizeof *builtin);
+    Position pos;
+    assert_true(pos_set_fen(&pos, "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1", NULL, 0));
+    assert_true(engine_set_position(e, "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1",
+                                    NULL, 0, false, err, sizeof err));
+    assert_int_equal(engine_eval(e), eval_static(builtin, &pos));
+    assert_int_not_equal(engine_eval(e), evaluate(&pos));
+    /* empty: the hand-written evaluation */
+    assert_true(engine_set_option(e, "EvalFile", "", err, sizeof err));
+    assert_string_equal(engine_get_option(e, "EvalFile", buf, sizeof buf), "");
+    assert_int_equal(engine_eval(e), evaluate(&pos));
+    /* refused: the reason, and the hand-written evaluation kept */
+    assert_false(engine_set_option(e, "EvalFile", bad, err, sizeof err));
+    assert_non_null(strstr(err, "not zstd-compressed"));
+    assert_non_null(strstr(err, "keeping the hand-written evaluation"));
+    assert_string_equal(engine_get_option(e, "EvalFile", buf, sizeof buf), "");
     assert_true(engine_set_option(e, "EvalFile", "<built-in>", err, sizeof err));
     assert_string_equal(engine_get_option(e, "EvalFile", buf, sizeof buf), "<built-in>");
     assert_int_equal(engine_eval(e), eval_static(builtin, &pos));
-    assert_int_not_equal(engine_eval(e), evaluate(&pos));
     /* material that cannot mate: the net's score is scaled down as the
      * hand-written one is (a lone horse against both advisors: 4/64) */
     Position lone;
@@ -232,7 +235,7 @@ static void test_nnue_eval_file_protocols(void **state)
     test_run(cmd, out, sizeof out);
     if (!strstr(out, "info string EvalFile /nonexistent/n.nnue: cannot open"))
         fail_msg("uci: %s", out);
-    if (!strstr(out, "option name EvalFile type string default <empty>"))
+    if (!strstr(out, "option name EvalFile type string default <built-in>"))
         fail_msg("uci options: %s", out);
     snprintf(cmd, sizeof cmd, "printf 'ucci\\nsetoption evalfile /nonexistent/n.nnue\\nisready\\nquit\\n' | %s",
              test_engine_path());
