@@ -154,9 +154,11 @@ static bool write_graph(const char *dir, long index, const PgnGame *g, const Ply
 {
     char path[4096];
     snprintf(path, sizeof path, "%s/game-%ld.svg", dir, index);
-    FILE *f = outfile_open(path, err, errlen);
-    if (!f)
+    /* replaced whole: a failed write leaves the graph that was there */
+    OutFile o;
+    if (!outfile_begin(&o, path, err, errlen))
         return false;
+    FILE *f = o.f;
     const int W = 800, H = 300, L = 40, R = 10, T = 30, B = 30;
     double pw = W - L - R, ph = H - T - B;
     double dx = n > 0 ? pw / n : pw;
@@ -196,11 +198,7 @@ static bool write_graph(const char *dir, long index, const PgnGame *g, const Ply
                     i % 2 ? "..." : ".", nag_text(plies[i].nag));
         }
     fputs("</svg>\n", f);
-    if (fclose(f) != 0) {
-        snprintf(err, errlen, "cannot write %.300s: %s", path, strerror(errno));
-        return false;
-    }
-    return true;
+    return outfile_commit(&o, err, errlen);
 }
 
 /* ---- one game ---- */
@@ -414,15 +412,19 @@ int analyze_cli(int argc, char **argv)
     if (i >= argc)
         return usage();
     if (s.graph_dir && !file_make_dir(s.graph_dir)) {
-        fprintf(stderr, "analyze: cannot make %s: %s\n", s.graph_dir, strerror(errno));
+        fprintf(stderr, "analyze: --graph %s: %s\n", s.graph_dir,
+                errno == ENOTDIR ? "not a folder (the graphs are written into one)" : strerror(errno));
         return 2;
     }
     char err[512];
-    FILE *out = s.output ? outfile_open(s.output, err, sizeof err) : stdout;
-    if (!out) {
+    /* the records replace the file whole at the end: a failed write
+     * leaves the file that was there */
+    OutFile of = {0};
+    if (s.output && !outfile_begin(&of, s.output, err, sizeof err)) {
         fprintf(stderr, "analyze: %s\n", err);
         return 2;
     }
+    FILE *out = s.output ? of.f : stdout;
     Analysis *a = calloc(1, sizeof *a);
     Found *found = calloc(1, sizeof *found);
     EngineCallbacks cb = {on_info, on_bestmove, NULL, found};
@@ -431,8 +433,7 @@ int analyze_cli(int argc, char **argv)
         fprintf(stderr, "analyze: %s\n", a && found ? err : "out of memory");
         free(a);
         free(found);
-        if (out != stdout)
-            fclose(out);
+        outfile_abort(&of);
         return 2;
     }
     char num[32];
@@ -448,6 +449,7 @@ int analyze_cli(int argc, char **argv)
         engine_free(e);
         free(a);
         free(found);
+        outfile_abort(&of);
         return 2;
     }
     a->e = e;
@@ -476,6 +478,8 @@ int analyze_cli(int argc, char **argv)
             bad++;
             break;
         case PGN_FILES_RECORD:
+            if (ferror(out))
+                break; /* the output is lost (a full disk): the rest only read, the error told at the end */
             if (!analyse_game(a, it.game, it.nmoves, err, sizeof err)) {
                 fprintf(stderr, "\n%s:%ld: record %ld: %s\n", it.path, it.game->line, it.game->index, err);
                 status = 2;
@@ -490,7 +494,10 @@ int analyze_cli(int argc, char **argv)
     engine_free(e);
     free(a);
     free(found);
-    if (fflush(out) != 0 || (out != stdout && fclose(out) != 0))
+    /* standard output is checked when the tool returns (main.c) */
+    if (s.output && !outfile_commit(&of, err, sizeof err)) {
+        fprintf(stderr, "analyze: %s\n", err);
         status = 2;
+    }
     return status ? status : bad ? 1 : 0;
 }

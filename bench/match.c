@@ -121,6 +121,16 @@ static void count_pair(Match *m, const GameRecord *rec)
     r->penta[a][b][k]++;
     r->penta[b][a][PENTA_N - 1 - k]++;
 }
+/* A game record could not be written (err: why): the games still to come
+ * would be lost the same way, so the match stops; the first reason is
+ * the one told.  Called under m->lock. */
+static void pgn_failed(Match *m, int err)
+{
+    if (!m->pgn_error)
+        m->pgn_error = err ? err : EIO;
+    m->stop = true;
+}
+
 
 void match_record_game(Match *m, GameRecord *rec)
 {
@@ -168,18 +178,19 @@ void match_record_game(Match *m, GameRecord *rec)
     if (m->pgn) {
         m->pending[rec->index] = rec->pgn.oom ? NULL : rec->pgn.s;
         if (rec->pgn.oom)
-            m->pgn_error = true;
+            pgn_failed(m, ENOMEM);
         rec->pgn.s = NULL;
         rec->pgn.len = rec->pgn.cap = 0;
         rec->pgn.oom = false;
         while (m->next_write < m->total && m->pending[m->next_write]) {
             if (fputs(m->pending[m->next_write], m->pgn) == EOF)
-                m->pgn_error = true;
+                pgn_failed(m, errno);
             free(m->pending[m->next_write]);
             m->pending[m->next_write] = NULL;
             m->next_write++;
         }
-        fflush(m->pgn);
+        if (fflush(m->pgn) != 0)
+            pgn_failed(m, errno);
     }
     pthread_mutex_unlock(&m->lock);
 }
@@ -346,13 +357,14 @@ bool match_run(const MatchConfig *cfg, MatchResult *res, char *err, size_t errle
         for (long i = m->next_write; i < m->total; i++)
             if (m->pending[i]) {
                 if (fputs(m->pending[i], m->pgn) == EOF)
-                    m->pgn_error = true;
+                    pgn_failed(m, errno);
                 free(m->pending[i]);
                 m->pending[i] = NULL;
             }
-        if (m->pgn_error || fflush(m->pgn)) {
-            ok = err_set(err, errlen, "error writing %s", cfg->pgn);
-        }
+        if (fflush(m->pgn) != 0)
+            pgn_failed(m, errno);
+        if (m->pgn_error)
+            ok = err_set(err, errlen, "cannot write %s: %s", cfg->pgn, strerror(m->pgn_error));
     }
 out:
     match_ranks_end(m, ok ? NULL : err);
@@ -362,7 +374,7 @@ out:
             worker_free(&workers[i]);
     free(workers);
     if (m->pgn && fclose(m->pgn) && ok)
-        ok = err_set(err, errlen, "error writing %s", cfg->pgn);
+        ok = err_set(err, errlen, "cannot write %s: %s", cfg->pgn, strerror(errno));
     if (m->pending)
         for (long i = 0; i < m->total; i++)
             free(m->pending[i]);

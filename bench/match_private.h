@@ -63,7 +63,7 @@ typedef struct Match {
     FILE *pgn;
     char **pending; /* finished PGN records not yet written, by game index */
     long next_write;
-    bool pgn_error;
+    int pgn_error; /* why the PGN could not be written (an errno value, the first), 0 while it can */
     int64_t t0;
     int64_t *lows[MATCH_MAX_ENGINES]; /* each clocked game's lowest time left, by engine */
     long nlows[MATCH_MAX_ENGINES], caplows[MATCH_MAX_ENGINES];

@@ -2,7 +2,6 @@
  * through the engine API, and the WDL model fitted to their results. */
 #include "wdl.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -110,9 +109,11 @@ static WdlModel fit(const Samples *all, double *final_cost)
  * materials) and the mean results observed in bins of 50 centipawns. */
 static bool write_svg(const char *path, const WdlModel *m, const Samples *all, char *err, size_t errlen)
 {
-    FILE *f = outfile_open(path, err, errlen);
-    if (!f)
+    /* replaced whole: a failed write leaves the graph that was there */
+    OutFile o;
+    if (!outfile_begin(&o, path, err, errlen))
         return false;
+    FILE *f = o.f;
     const int W = 660, H = 400, L = 50, R = 170, T = 30, B = 40, SMAX = 600;
     double pw = W - L - R, ph = H - T - B;
 #define X(s) (L + pw * ((s) + SMAX) / (2.0 * SMAX))
@@ -170,11 +171,7 @@ static bool write_svg(const char *path, const WdlModel *m, const Samples *all, c
     fputs("</svg>\n", f);
 #undef X
 #undef Y
-    if (fclose(f) != 0) {
-        snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
-        return false;
-    }
-    return true;
+    return outfile_commit(&o, err, errlen);
 }
 
 static int usage(const char *why)
@@ -206,9 +203,14 @@ int wdl_cli(int argc, char **argv)
         return usage(why);
     if (!nfiles)
         return usage(argc ? "wdl: no FILE to read" : NULL);
+    char err[512];
+    /* the graph's path, checked before the games are scored */
+    if (svg && !outfile_check(svg, err, sizeof err)) {
+        fprintf(stderr, "wdl: --svg: %s\n", err);
+        return 2;
+    }
     Scored sc = {0};
     EngineCallbacks cb = {on_info, on_bestmove, NULL, &sc};
-    char err[512];
     Engine *e = engine_new(&cb, err, sizeof err);
     if (!e || !engine_set_option(e, "OwnBook", "false", err, sizeof err)) {
         fprintf(stderr, "wdl: %s\n", err);

@@ -27,6 +27,7 @@
 #include "engine/protocol/uci.h"
 #include "engine/records/pgn.h"
 #include "engine/rules/rules.h"
+#include "engine/util/outfile.h"
 #include "eval/nnue_cli.h"
 #include "eval/tune.h"
 #include "init.h"
@@ -138,8 +139,8 @@ static int run(int argc, char **argv)
         printf("%s %s (%s)\n", CHUHAN_NAME, chuhan_version(), chuhan_build_info());
         return 0;
     }
-    if (i < n)
-        return COMMANDS[i].run(argc - 2, argv + 2);
+    if (i < n) /* what the tool printed must have reached its reader */
+        return outfile_finish_stdout(COMMANDS[i].name, COMMANDS[i].run(argc - 2, argv + 2));
     fprintf(stderr, "chuhan: unknown command '%.100s'\n", argv[1]);
     return usage();
 }

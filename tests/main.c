@@ -83,7 +83,8 @@ int main(int argc, char **argv)
                  {"skill", skill_tests},
                  {"tunables", tunables_tests},
                  {"spsa", spsa_tests},
-                 {"inputs", inputs_tests}};
+                 {"inputs", inputs_tests},
+                 {"outputs", outputs_tests}};
     /* chuhan-tests [--groups=uci,ucci,...] [FILTER]: those groups only
      * (make test-mpi runs the protocol groups against mpirun), the tests
      * whose names match FILTER (e.g. "test_perft*"). */

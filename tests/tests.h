@@ -39,6 +39,7 @@ const struct CMUnitTest *skill_tests(size_t *count);
 const struct CMUnitTest *tunables_tests(size_t *count);
 const struct CMUnitTest *spsa_tests(size_t *count);
 const struct CMUnitTest *inputs_tests(size_t *count);
+const struct CMUnitTest *outputs_tests(size_t *count);
 
 /* Where the test data lives (tests/data, or $CHUHAN_DATA). */
 const char *test_data_path(const char *name);

@@ -128,7 +128,5 @@ int pgn_cli(int argc, char **argv)
     fputc('\n', report);
     free(pos);
     free(moves);
-    if (fflush(stdout) != 0)
-        status = 2;
     return status ? status : bad ? 1 : 0;
 }

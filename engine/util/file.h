@@ -22,8 +22,8 @@ FILE *file_open_regular(const char *path, const char *what, char *err, size_t er
 bool file_read(const char *path, const char *what, size_t max, unsigned char **data, size_t *len, char *err,
                size_t errlen);
 
-/* Make the directory path unless it is there; false (errno says why) when
- * it cannot. */
+/* Make the directory path unless one is there; false when it cannot
+ * (errno says why: ENOTDIR when a file or anything else has the name). */
 bool file_make_dir(const char *path);
 
 #endif

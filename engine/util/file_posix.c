@@ -9,7 +9,18 @@
 
 #include "error.h"
 
-bool file_make_dir(const char *path) { return mkdir(path, 0777) == 0 || errno == EEXIST; }
+bool file_make_dir(const char *path)
+{
+    if (mkdir(path, 0777) == 0)
+        return true;
+    /* what is there must be a folder: files are written into it */
+    struct stat st;
+    int e = errno;
+    if (e == EEXIST && stat(path, &st) == 0 && !S_ISDIR(st.st_mode))
+        e = ENOTDIR;
+    errno = e;
+    return e == EEXIST;
+}
 
 static const char *kind_of(mode_t mode)
 {

@@ -9,7 +9,18 @@
 
 #include "error.h"
 
-bool file_make_dir(const char *path) { return _mkdir(path) == 0 || errno == EEXIST; }
+bool file_make_dir(const char *path)
+{
+    if (_mkdir(path) == 0)
+        return true;
+    /* what is there must be a folder: files are written into it */
+    struct _stati64 st;
+    int e = errno;
+    if (e == EEXIST && _stati64(path, &st) == 0 && !(st.st_mode & _S_IFDIR))
+        e = ENOTDIR;
+    errno = e;
+    return e == EEXIST;
+}
 
 /* The file's size when path is a regular file; -1 with err. */
 static long long regular_size(const char *path, const char *what, char *err, size_t errlen)

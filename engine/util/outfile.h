@@ -15,8 +15,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
-/* May path be written: true when nothing is there or a regular file is;
- * false with the reason otherwise. */
+/* May path be written: true when a regular file is there, or nothing is
+ * and its folder is; false with the reason otherwise. */
 bool outfile_check(const char *path, char *err, size_t errlen);
 
 typedef struct {
@@ -39,5 +39,12 @@ void outfile_abort(OutFile *o);
 FILE *outfile_open(const char *path, char *err, size_t errlen);
 /* The same, appending to what the file holds (a log). */
 FILE *outfile_append(const char *path, char *err, size_t errlen);
+
+/* The end of a tool that wrote to standard output: flushed and closed,
+ * and any write that failed on the way (a full disk, a closed pipe) told
+ * on stderr as "TOOL: cannot write standard output: REASON".  Returns the
+ * tool's exit status, or 2 when the output was lost and it was 0 or 1:
+ * a tool whose output is lost never exits as if it had succeeded. */
+int outfile_finish_stdout(const char *tool, int status);
 
 #endif

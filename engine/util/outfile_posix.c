@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "error.h"
+#include "outfile_private.h"
 
 static const char *kind_of(mode_t mode)
 {
@@ -32,8 +33,19 @@ bool outfile_check(const char *path, char *err, size_t errlen)
     struct stat st;
     if (!path || !*path)
         return err_set(err, errlen, "no output file named");
-    if (lstat(path, &st) != 0)
-        return errno == ENOENT ? true : err_set(err, errlen, "cannot write %s: %s", path, strerror(errno));
+    if (lstat(path, &st) != 0) {
+        if (errno != ENOENT)
+            return err_set(err, errlen, "cannot write %s: %s", path, strerror(errno));
+        /* a new file: its folder must be there, or the work done before
+         * the first write would be lost */
+        char dir[4096];
+        outfile_folder(path, dir, sizeof dir);
+        if (stat(dir, &st) != 0)
+            return err_set(err, errlen, "cannot write %s: folder %s: %s", path, dir, strerror(errno));
+        if (!S_ISDIR(st.st_mode))
+            return err_set(err, errlen, "cannot write %s: %s is not a folder", path, dir);
+        return true;
+    }
     return S_ISREG(st.st_mode) ? true : refuse(path, st.st_mode, err, errlen);
 }
 
@@ -76,7 +88,7 @@ bool outfile_begin(OutFile *o, const char *path, char *err, size_t errlen)
 bool outfile_commit(OutFile *o, char *err, size_t errlen)
 {
     bool ok = o->f && !ferror(o->f);
-    int e = ok ? 0 : EIO;
+    int e = ok ? 0 : o->f ? outfile_write_error(o->f) : EIO;
     if (o->f && fclose(o->f) != 0 && ok) {
         ok = false;
         e = errno;

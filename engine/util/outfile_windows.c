@@ -13,14 +13,26 @@
 #include <windows.h>
 
 #include "error.h"
+#include "outfile_private.h"
 
 bool outfile_check(const char *path, char *err, size_t errlen)
 {
     struct _stati64 st;
     if (!path || !*path)
         return err_set(err, errlen, "no output file named");
-    if (_stati64(path, &st) != 0)
-        return errno == ENOENT ? true : err_set(err, errlen, "cannot write %s: %s", path, strerror(errno));
+    if (_stati64(path, &st) != 0) {
+        if (errno != ENOENT)
+            return err_set(err, errlen, "cannot write %s: %s", path, strerror(errno));
+        /* a new file: its folder must be there, or the work done before
+         * the first write would be lost */
+        char dir[4096];
+        outfile_folder(path, dir, sizeof dir);
+        if (_stati64(dir, &st) != 0)
+            return err_set(err, errlen, "cannot write %s: folder %s: %s", path, dir, strerror(errno));
+        if (!(st.st_mode & _S_IFDIR))
+            return err_set(err, errlen, "cannot write %s: %s is not a folder", path, dir);
+        return true;
+    }
     if (st.st_mode & _S_IFREG)
         return true;
     return err_set(err, errlen, "%s is %s: only a new file or a regular file is written (refused)", path,
