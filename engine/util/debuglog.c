@@ -31,8 +31,12 @@ bool dlog_open(DebugLog *log, const char *path, char *err, size_t errlen)
         }
         /* a new file or a regular one only: never a device, FIFO or link */
         char why[512];
+        errno = 0;
         if (!outfile_check(path, why, sizeof why)) {
-            snprintf(err, errlen, "Debug Log File: %s", why);
+            if (errno == ENOENT) /* no folder: said as a GUI expects of a file it cannot open */
+                snprintf(err, errlen, "Debug Log File: cannot open '%s': %s", path, strerror(ENOENT));
+            else
+                snprintf(err, errlen, "Debug Log File: %s", why);
             return false;
         }
         f = outfile_append(path, why, sizeof why);

@@ -16,7 +16,8 @@
 #include <stdio.h>
 
 /* May path be written: true when a regular file is there, or nothing is
- * and its folder is; false with the reason otherwise. */
+ * and its folder is; false with the reason otherwise (errno ENOENT when
+ * the folder is missing). */
 bool outfile_check(const char *path, char *err, size_t errlen);
 
 typedef struct {

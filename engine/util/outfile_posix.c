@@ -40,8 +40,12 @@ bool outfile_check(const char *path, char *err, size_t errlen)
          * the first write would be lost */
         char dir[4096];
         outfile_folder(path, dir, sizeof dir);
-        if (stat(dir, &st) != 0)
-            return err_set(err, errlen, "cannot write %s: folder %s: %s", path, dir, strerror(errno));
+        if (stat(dir, &st) != 0) {
+            int e = errno;
+            err_set(err, errlen, "cannot write %s: folder %s: %s", path, dir, strerror(e));
+            errno = e; /* for a caller with its own words */
+            return false;
+        }
         if (!S_ISDIR(st.st_mode))
             return err_set(err, errlen, "cannot write %s: %s is not a folder", path, dir);
         return true;
