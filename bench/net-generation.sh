@@ -22,7 +22,7 @@ usage: bench/net-generation.sh [options]
   --positions N     self-play positions of this generation (default 4000000)
   --nodes N         nodes per move of the self-play searches (default 1000)
   --threads N       cores to use (default: every core)
-  --epochs N        training epochs (default 14); --lr X (0.002), --lr-drop N (11)
+  --epochs N        training epochs (default 5); --lr X (0.002), --lr-drop N (4)
   --gate LIMIT      the gate's limit per move for both engines (default nodes=60000;
                     tc=10+0.1 when the parent is the hand-written evaluation)
   --sprt WORDS      the gate's SPRT (default "elo0=0 elo1=10"; "elo0=50 elo1=100" against
@@ -43,7 +43,7 @@ cd "$(dirname "$0")/.."
 DATA="${XDG_CACHE_HOME:-$HOME/.cache}/chuhan"
 ENGINE=./chuhan
 NETS=eval/nets
-POSITIONS=4000000 NODES=1000 THREADS=$(nproc) EPOCHS=14 LR=0.002 LR_DROP=11 GATE= SPRT= GAMES=2000 STEP=gate
+POSITIONS=4000000 NODES=1000 THREADS=$(nproc) EPOCHS=5 LR=0.002 LR_DROP=4 GATE= SPRT= GAMES=2000 STEP=gate
 while [ $# -gt 0 ]; do
     [ $# -ge 2 ] || { echo "net-generation: $1 needs a value" >&2; usage; }
     case "$1" in
