@@ -53,6 +53,13 @@ int eval_win_scale(const Position *pos, int c)
     return 64;
 }
 
+/* v scaled down by what the colour it favours, strong, can win with. */
+static inline int scale_drawish(const Position *pos, int v, int strong)
+{
+    int scale = eval_win_scale(pos, strong);
+    return scale < 64 ? v * scale / 64 : v;
+}
+
 /* The trace: how many times each weight counts, Red's count minus Black's.
  * With T a constant NULL (evaluate_with) every TRACE vanishes, so the engine's
  * evaluation compiles to exactly what it was without the tracing. */
@@ -204,10 +211,7 @@ static inline __attribute__((always_inline)) int eval_core(const Position *pos, 
     }
     int v = (mg_value(total) * phase + eg_value(total) * (PHASE_MAX - phase)) / PHASE_MAX;
 
-    int strong = v > 0 ? RED : BLACK;
-    int scale = eval_win_scale(pos, strong);
-    if (scale < 64)
-        v = v * scale / 64;
+    v = scale_drawish(pos, v, v > 0 ? RED : BLACK);
 
     if (v > EVAL_MAX)
         v = EVAL_MAX;
@@ -218,12 +222,7 @@ static inline __attribute__((always_inline)) int eval_core(const Position *pos, 
 
 int evaluate_with(const Position *pos, const EvalParams *P) { return eval_core(pos, P, NULL); }
 
-int eval_scale_drawish(const Position *pos, int v)
-{
-    int strong = v > 0 ? pos->side : !pos->side;
-    int scale = eval_win_scale(pos, strong);
-    return scale < 64 ? v * scale / 64 : v;
-}
+int eval_scale_drawish(const Position *pos, int v) { return scale_drawish(pos, v, v > 0 ? pos->side : !pos->side); }
 
 int eval_static(const NnueNet *net, const Position *pos)
 {

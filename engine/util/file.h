@@ -22,6 +22,14 @@ FILE *file_open_regular(const char *path, const char *what, char *err, size_t er
 bool file_read(const char *path, const char *what, size_t max, unsigned char **data, size_t *len, char *err,
                size_t errlen);
 
+#ifndef _WIN32
+#include <sys/types.h>
+/* What a file that is not a regular one is, in words ("a FIFO", "a
+ * directory", "a symbolic link"...), from its st_mode: the one wording of
+ * the reasons inputs and outputs are refused with. */
+const char *file_kind(mode_t mode);
+#endif
+
 /* Make the directory path unless one is there; false when it cannot
  * (errno says why: ENOTDIR when a file or anything else has the name). */
 bool file_make_dir(const char *path);

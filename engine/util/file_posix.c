@@ -22,13 +22,15 @@ bool file_make_dir(const char *path)
     return e == EEXIST;
 }
 
-static const char *kind_of(mode_t mode)
+const char *file_kind(mode_t mode)
 {
-    return S_ISDIR(mode)                      ? "a directory"
-           : S_ISFIFO(mode)                   ? "a FIFO"
-           : S_ISCHR(mode) || S_ISBLK(mode)   ? "a device"
-           : S_ISSOCK(mode)                   ? "a socket"
-                                              : "of another kind";
+    return S_ISLNK(mode)    ? "a symbolic link"
+           : S_ISDIR(mode)  ? "a directory"
+           : S_ISCHR(mode)  ? "a character device"
+           : S_ISBLK(mode)  ? "a block device"
+           : S_ISFIFO(mode) ? "a FIFO"
+           : S_ISSOCK(mode) ? "a socket"
+                            : "something other than a file";
 }
 
 /* A descriptor of path, open for reading, when it is a regular file;
@@ -48,7 +50,7 @@ static int open_regular(const char *path, const char *what, struct stat *st, cha
     }
     int got = fstat(fd, st);
     if (got != 0 || !S_ISREG(st->st_mode)) {
-        const char *kind = got == 0 ? kind_of(st->st_mode) : "of an unknown kind";
+        const char *kind = got == 0 ? file_kind(st->st_mode) : "of an unknown kind";
         close(fd);
         if (what)
             err_set(err, errlen, "%s %s is not a regular file but %s", what, path, kind);

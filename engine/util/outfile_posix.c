@@ -9,23 +9,13 @@
 #include <unistd.h>
 
 #include "error.h"
+#include "file.h"
 #include "outfile_private.h"
-
-static const char *kind_of(mode_t mode)
-{
-    return S_ISLNK(mode)    ? "a symbolic link"
-           : S_ISDIR(mode)  ? "a directory"
-           : S_ISCHR(mode)  ? "a character device"
-           : S_ISBLK(mode)  ? "a block device"
-           : S_ISFIFO(mode) ? "a FIFO"
-           : S_ISSOCK(mode) ? "a socket"
-                            : "not a regular file";
-}
 
 static bool refuse(const char *path, mode_t mode, char *err, size_t errlen)
 {
     return err_set(err, errlen, "%s is %s: only a new file or a regular file is written (refused)", path,
-                   kind_of(mode));
+                   file_kind(mode));
 }
 
 bool outfile_check(const char *path, char *err, size_t errlen)
