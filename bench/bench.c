@@ -107,6 +107,9 @@ uint64_t bench_run_eval(int depth, const char *rule, const char *eval_file, FILE
     }
     int64_t elapsed = now_ms() - start;
     double cpu = cpu_seconds() - cpu0;
+    /* the kernels matter whenever a net evaluates: the default one too */
+    char evalfile[1100];
+    bool net = *engine_get_option(e, "EvalFile", evalfile, sizeof evalfile) != 0;
     engine_free(e);
     *nps = (double)total * 1000.0 / (double)(elapsed > 0 ? elapsed : 1);
     fprintf(out, "===========================\n");
@@ -114,7 +117,7 @@ uint64_t bench_run_eval(int depth, const char *rule, const char *eval_file, FILE
     fprintf(out, "Nodes/second    : %.0f\n", *nps);
     /* on a loaded machine the wall clock undercounts: per CPU second too */
     fprintf(out, "Nodes/CPU second: %.0f\n", (double)total / (cpu > 0 ? cpu : 1e-3));
-    if (eval_file)
+    if (net)
         fprintf(out, "Net kernels     : %s\n", nnue_kernels()->name);
     fprintf(out, "Nodes searched  : %llu\n", (unsigned long long)total);
     return total;
