@@ -15,7 +15,6 @@ typedef struct {
     const ContHist *cont[2]; /* after the previous move and the one before (NULL in quiescence) */
     int stage;
     int cur, end, bad_end;
-    int qs_threshold;
     bool qs_checks;
     Move moves[MAX_MOVES];
     int scores[MAX_MOVES];

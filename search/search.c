@@ -218,12 +218,14 @@ static inline int damped(int eval, const Position *pos, const SearchShared *sh)
  * less faded evaluation, and a stale value would answer the node, move its
  * evaluation and decide its pruning.  Its move and raw evaluation do not
  * depend on the count and are still used. */
-static inline int tt_usable_value(const TTData *tte, int ply, const Position *pos, const SearchShared *sh)
+static inline int tt_usable_value(TTData *tte, int ply, const Position *pos, const SearchShared *sh)
 {
     int rule60 = pos_state(pos)->rule60;
     if (sh->sixty_move_plies && rule60 >= sh->sixty_move_plies - TT_RULE60_MARGIN)
         return VALUE_NONE;
-    return value_from_tt(tte->value, ply, rule60, sh->sixty_move_plies);
+    int v = value_from_tt(tte->value, ply, rule60, sh->sixty_move_plies);
+    tte->bound = bound_from_tt(tte->value, v, tte->bound);
+    return tte->bound == TT_BOUND_NONE ? VALUE_NONE : v;
 }
 
 /* Zugzwang is common in xiangqi endings: allow the null move only to a side
@@ -569,7 +571,7 @@ static int search(SearchThread *th, Stack *ss, int alpha, int beta, int depth, b
             if (capture)
                 r -= 1;
             r -= hist / LMR_HISTORY_DIV;
-            int d = max_int(1, min_int(new_depth - r, new_depth));
+            int d = reduced_depth(new_depth, r);
             value = -search(th, ss + 1, -(alpha + 1), -alpha, d, true, false);
             if (value > alpha && d < new_depth)
                 value = -search(th, ss + 1, -(alpha + 1), -alpha, new_depth, !cut_node, false);

@@ -58,6 +58,29 @@ static inline int value_from_tt(int v, int ply, int rule60, int limit)
     return v;
 }
 
+/* The bound that still holds for a value read by value_from_tt.  A mate cut
+ * down to the best ordinary score (not in time for the 60-move rule) may
+ * be a draw instead: a win so cut bounds the truth from above only, a loss
+ * from below only; any other value keeps its bound.  Read as exact, such a
+ * value would pass the guards of reverse futility and the null move. */
+static inline int bound_from_tt(int stored, int read, int bound)
+{
+    if (stored >= VALUE_MATE_IN_MAX_PLY && read < VALUE_MATE_IN_MAX_PLY)
+        return bound & TT_BOUND_UPPER;
+    if (stored != VALUE_NONE && stored <= -VALUE_MATE_IN_MAX_PLY && read > -VALUE_MATE_IN_MAX_PLY)
+        return bound & TT_BOUND_LOWER;
+    return bound;
+}
+
+/* The depth of a move's reduced search: at least one ply, so that a late
+ * move is not left to quiescence, but never deeper than the unreduced
+ * search (an extension of -1 can leave that at 0 plies). */
+static inline int reduced_depth(int new_depth, int r)
+{
+    int d = new_depth - r < 1 ? 1 : new_depth - r;
+    return d < new_depth ? d : new_depth;
+}
+
 typedef struct {
     Move move;
     int score, previous_score, average_score;

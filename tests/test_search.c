@@ -362,6 +362,24 @@ static void test_stalemate_on_the_last_ply(void **state)
     engine_free(e);
 }
 
+/* A late move's reduced search: never deeper than the unreduced one, never
+ * below one ply unless the unreduced one is. */
+static void test_reduced_depth(void **state)
+{
+    (void)state;
+    for (int new_depth = -1; new_depth <= 30; new_depth++)
+        for (int r = -3; r <= 12; r++) {
+            int d = reduced_depth(new_depth, r);
+            assert_true(d <= new_depth);
+            if (new_depth >= 1)
+                assert_true(d >= 1);
+            if (new_depth - r >= 1 && r >= 0)
+                assert_int_equal(d, new_depth - r);
+        }
+    assert_int_equal(reduced_depth(0, 2), 0); /* an extension of -1 at depth 2 */
+    assert_int_equal(reduced_depth(5, 7), 1);
+}
+
 /* A mate from the table that would land after the 60-move rule draws is a
  * win not proven in time: the best ordinary score, in neither decisive
  * band (it was once read as a rule win at minus 1743 plies, "mate -872"). */
@@ -377,7 +395,16 @@ static void test_table_mate_beyond_the_sixty_move_limit(void **state)
         assert_int_equal(late, sign * (VALUE_RULE_IN_MAX_PLY - 1));
         assert_false(score_is_mate(late) || score_is_rule_win(late) || score_is_decisive(late));
         assert_true(sign * late > EVAL_MAX);
+        /* such a value may be a draw: a win bounds from above only, a loss from below */
+        int keep = sign > 0 ? TT_BOUND_UPPER : TT_BOUND_LOWER;
+        assert_int_equal(bound_from_tt(stored, late, TT_BOUND_EXACT), keep);
+        assert_int_equal(bound_from_tt(stored, late, keep), keep);
+        assert_int_equal(bound_from_tt(stored, late, TT_BOUND_EXACT ^ keep), TT_BOUND_NONE);
+        assert_int_equal(bound_from_tt(stored, early, TT_BOUND_LOWER), TT_BOUND_LOWER);
+        assert_int_equal(bound_from_tt(stored, early, TT_BOUND_UPPER), TT_BOUND_UPPER);
     }
+    assert_int_equal(bound_from_tt(300, 300, TT_BOUND_LOWER), TT_BOUND_LOWER);
+    assert_int_equal(bound_from_tt(VALUE_NONE, VALUE_NONE, TT_BOUND_NONE), TT_BOUND_NONE);
     /* the rule-win band ends at a rule win on the root's move */
     assert_true(score_is_rule_win(VALUE_RULE_WIN) && score_is_rule_win(-VALUE_RULE_WIN + 5));
     assert_false(score_is_rule_win(VALUE_RULE_WIN + 1) || score_is_rule_win(VALUE_MATE_IN_MAX_PLY - 1));
@@ -743,6 +770,7 @@ const struct CMUnitTest *search_tests(size_t *count)
         cmocka_unit_test(test_sixty_move_rule_in_search),
         cmocka_unit_test(test_mate_on_the_last_ply),
         cmocka_unit_test(test_stalemate_on_the_last_ply),
+        cmocka_unit_test(test_reduced_depth),
         cmocka_unit_test(test_table_mate_beyond_the_sixty_move_limit),
         cmocka_unit_test(test_no_table_values_near_the_sixty_move_limit),
         cmocka_unit_test(test_tt_depth_does_not_wrap),
