@@ -87,13 +87,9 @@ static bool forbidden(Position *pos, Move m, int rule)
     if (pos_room(pos) < RULES_STACK_NEED + 1)
         return true; /* cannot tell: keep to the search's choice */
     pos_do_move(pos, m);
-    const StateInfo *st = pos_state(pos);
-    int window = st->rule60 < st->null_ply ? st->rule60 : st->null_ply;
-    int prev = -1;
-    for (int i = pos->top - 4; i >= 0 && i >= pos->top - window; i -= 2)
-        if (pos->st[i].key == st->key)
-            prev = i;
-    bool lost = prev >= 0 && rules_cycle_verdict(pos, prev, rule) == VERDICT_WIN; /* for the opponent */
+    int prev, latest;
+    bool lost = pos_occurrences(pos, pos->top, &prev, &latest)
+                && rules_cycle_verdict(pos, prev, rule) == VERDICT_WIN; /* for the opponent */
     pos_undo_move(pos);
     return lost;
 }

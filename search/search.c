@@ -152,20 +152,10 @@ static inline void count_node(SearchThread *th)
 static int repetition_value(SearchThread *th, int ply)
 {
     Position *pos = &th->pos;
-    const StateInfo *st = pos_state(pos);
-    int window = min_int(st->rule60, st->null_ply);
-    if (window < 4)
+    int earliest, latest;
+    if (!pos_occurrences(pos, pos->top, &earliest, &latest))
         return VALUE_NONE;
-    Key key = st->key;
-    int prev = -1, low = max_int(pos->top - window, 0);
-    for (int i = pos->top - 4; i >= low; i -= 2)
-        if (pos->st[i].key == key) {
-            prev = i;
-            if (i >= th->root_top)
-                break;
-        }
-    if (prev < 0)
-        return VALUE_NONE;
+    int prev = latest >= th->root_top ? latest : earliest;
     int rule = th->shared->rule;
     if (rule == RULE_DRAW)
         return VALUE_DRAW;

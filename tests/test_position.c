@@ -25,6 +25,56 @@ static void test_start_position(void **state)
     assert_true(pos_key(&pos) == pos_compute_key(&pos));
 }
 
+/* The repetition scan: earlier occurrences of a position with the same
+ * side to move, within the window that a capture or a null move closes. */
+static void play(const char *moves)
+{
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", moves);
+    for (char *t = strtok(buf, " "); t; t = strtok(NULL, " ")) {
+        Move m = parse_move(&pos, t, false);
+        assert_true(m != MOVE_NONE);
+        pos_do_move(&pos, m);
+    }
+}
+
+static void test_occurrences(void **state)
+{
+    (void)state;
+    char err[160];
+    int earliest, latest;
+    assert_true(pos_set_fen(&pos, START_FEN, err, sizeof err));
+    assert_int_equal(pos_occurrences(&pos, pos.top, &earliest, &latest), 0);
+    assert_int_equal(earliest, -1);
+    assert_int_equal(latest, -1);
+    play("h2e2 h9g7 e2h2 g7h9"); /* back to the start */
+    assert_int_equal(pos_occurrences(&pos, pos.top, &earliest, &latest), 1);
+    assert_int_equal(earliest, 0);
+    assert_int_equal(latest, 0);
+    play("h2e2");
+    assert_int_equal(pos_occurrences(&pos, pos.top, &earliest, &latest), 1);
+    assert_int_equal(earliest, 1);
+    play("h9g7 e2h2 g7h9");
+    assert_int_equal(pos_occurrences(&pos, pos.top, &earliest, &latest), 2);
+    assert_int_equal(earliest, 0);
+    assert_int_equal(latest, 4);
+    /* an earlier state is asked about by its index */
+    assert_int_equal(pos_occurrences(&pos, 4, &earliest, &latest), 1);
+    assert_int_equal(latest, 0);
+    /* a null move closes the window: the side to move changes, and nothing
+     * before it can be the same game line */
+    pos_do_null(&pos);
+    pos_do_null(&pos);
+    assert_int_equal(pos_occurrences(&pos, pos.top, &earliest, &latest), 0);
+    pos_undo_null(&pos);
+    pos_undo_null(&pos);
+    /* a capture closes it too: the cannons trade, and the count starts again */
+    play("h2h9 i9h9 b2h2 h9i9 h2b2 i9h9");
+    assert_int_equal(pos.top, 14);
+    assert_int_equal(pos_occurrences(&pos, pos.top, &earliest, &latest), 1);
+    assert_int_equal(earliest, 10);
+}
+
 static void test_accepted_forms(void **state)
 {
     (void)state;
@@ -246,7 +296,7 @@ static void test_move_text(void **state)
 const struct CMUnitTest *position_tests(size_t *count)
 {
     static const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_start_position), cmocka_unit_test(test_accepted_forms),
+        cmocka_unit_test(test_start_position), cmocka_unit_test(test_accepted_forms), cmocka_unit_test(test_occurrences),
         cmocka_unit_test(test_round_trip_perft_positions), cmocka_unit_test(test_bad_fens),
         cmocka_unit_test(test_unreachable_pawns),
         cmocka_unit_test(test_too_long_fen), cmocka_unit_test(test_move_text),

@@ -110,13 +110,8 @@ static void explain_case(const Case *c, int rule)
     if (rules_judge_game(&pos, c->fen, c->moves, c->nmoves, rule, 120, 2, &v, reason, sizeof reason, err,
                          sizeof err))
         return;
-    int prev = -1;
-    for (int j = pos.top - 2; j >= 0; j -= 2)
-        if (pos.st[j].key == pos_key(&pos)) {
-            prev = j;
-            break;
-        }
-    if (prev < 0) {
+    int earliest, prev;
+    if (!pos_occurrences(&pos, pos.top, &earliest, &prev)) {
         printf("    (no repetition at the end)\n");
         return;
     }

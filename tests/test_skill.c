@@ -125,14 +125,9 @@ static void test_skill_levels_mate_in_one(void **state)
  * capture, as a referee sees it) forbid to the side that played it? */
 static bool repeats_forbidden(Position *pos, int rule)
 {
-    const StateInfo *st = pos_state(pos);
-    int window = st->rule60 < st->null_ply ? st->rule60 : st->null_ply;
-    int prev = -1;
-    for (int i = pos->top - 4; i >= 0 && i >= pos->top - window; i -= 2)
-        if (pos->st[i].key == st->key)
-            prev = i;
+    int prev, latest;
     RulesCycle cycle;
-    return prev >= 0 && rules_cycle_judge(pos, prev, rule, &cycle) == VERDICT_WIN;
+    return pos_occurrences(pos, pos->top, &prev, &latest) && rules_cycle_judge(pos, prev, rule, &cycle) == VERDICT_WIN;
 }
 
 /* No level repeats into a cycle the rules forbid it, where full strength

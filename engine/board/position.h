@@ -98,6 +98,25 @@ static inline int pos_piece_on(const Position *pos, int s) { return pos->board[s
 static inline bool pos_is_capture(const Position *pos, Move m) { return pos->board[move_to(m)] != NO_PIECE; }
 static inline int pos_game_ply(const Position *pos) { return pos->fen_ply + pos->top; }
 
+/* The one scan for repetitions: the earlier occurrences of the position at
+ * state index k within its window (the same side to move, no capture and
+ * no null move since).  Returns how many there are, with the index of the
+ * earliest and of the latest (-1 for both when none). */
+static inline int pos_occurrences(const Position *pos, int k, int *earliest, int *latest)
+{
+    const StateInfo *st = &pos->st[k];
+    int window = st->rule60 < st->null_ply ? st->rule60 : st->null_ply;
+    int low = k - window < 0 ? 0 : k - window, count = 0;
+    *earliest = *latest = -1;
+    for (int i = k - 4; i >= low; i -= 2)
+        if (pos->st[i].key == st->key) {
+            if (!count++)
+                *latest = i;
+            *earliest = i;
+        }
+    return count;
+}
+
 /* FEN letter of a piece: Red upper case, N for horse and B for elephant. */
 char piece_char(int pc);
 /* Names for messages: "horse", "red". */

@@ -703,22 +703,6 @@ static void describe_cycle(const Position *pos, const RulesCycle *cyc, int rule,
         say(reason, len, "both sides forbidden: %s; %s", a, b);
 }
 
-/* Occurrences of the position at state index k within its no-capture
- * window, and the earliest of them. */
-static int occurrences(const Position *pos, int k, int *earliest)
-{
-    const StateInfo *st = &pos->st[k];
-    int limit = st->rule60 < st->null_ply ? st->rule60 : st->null_ply;
-    int count = 1;
-    *earliest = k;
-    for (int j = k - 2; j >= 0 && k - j <= limit; j -= 2)
-        if (pos->st[j].key == st->key) {
-            count++;
-            *earliest = j;
-        }
-    return count;
-}
-
 Verdict rules_judge_at(Position *pos, int rule, int sixty_move_limit, int min_repeats, char *reason,
                        size_t reason_len)
 {
@@ -747,8 +731,8 @@ Verdict rules_judge_at(Position *pos, int rule, int sixty_move_limit, int min_re
     int ruled_at = -1;
     if (rule >= 0 && rule < RULE_NB) {
         for (int k = top; k >= 2; k--) {
-            int first;
-            if (occurrences(pos, k, &first) >= min_repeats) {
+            int first, latest; /* the position itself counts as one occurrence */
+            if (1 + pos_occurrences(pos, k, &first, &latest) >= min_repeats) {
                 RulesCycle cyc;
                 Verdict v = rules_cycle_judge(pos, first, rule, &cyc);
                 if (k == top || v == VERDICT_WIN || v == VERDICT_LOSS) {
