@@ -252,6 +252,10 @@ bool spsa_parse_args(int argc, char **argv, const TunableInfo *tunables, int ntu
     ok = ok && copy_name(cfg->out, sizeof cfg->out, out, "--out", err, errlen)
          && copy_name(cfg->start, sizeof cfg->start, start, "--start", err, errlen)
          && spsa_finish(a, tunables, ntunables, params, cfg, err, errlen);
+    /* the values' file, checked before the iterations rather than after them */
+    char why[512];
+    if (ok && !cfg->list && cfg->out[0] && !outfile_check(cfg->out, why, sizeof why))
+        ok = err_set(err, errlen, "spsa: --out: %s", why);
     free(a);
     return ok;
 }

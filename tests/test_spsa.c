@@ -219,6 +219,9 @@ static void test_spsa_args(void **state)
         {"--engine cmd=e --each nodes=10 --iterations 5 --seed -1", "spsa: --seed: '-1' is not a number"},
         {"--engine cmd=e --each nodes=10 --iterations 5 --concurrency 0", "spsa: --concurrency: '0' is not"},
         {"--engine cmd=e colour=red --each nodes=10 --iterations 5", "spsa: --engine: unknown engine setting"},
+        {"--engine cmd=e --each nodes=10 --iterations 5 --out /nonexistent/v.txt",
+         "spsa: --out: cannot write /nonexistent/v.txt: folder /nonexistent: No such file or directory"},
+        {"--engine cmd=e --each nodes=10 --iterations 5 --out /dev/null", "spsa: --out: /dev/null is a character device"},
         {"--engine cmd=e proto=ucci --each nodes=10 --iterations 5", "must speak UCI"},
         {"--engine cmd=e option.RFP_MARGIN=90 --each nodes=10 --iterations 5", "option.RFP_MARGIN is tuned here"},
     };
