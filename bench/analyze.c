@@ -11,6 +11,7 @@
 #include "engine/records/notation.h"
 #include "engine/records/pgn.h"
 #include "engine/records/pgn_files.h"
+#include "engine/util/args.h"
 #include "engine/util/clock.h"
 #include "engine/util/file.h"
 #include "engine/util/num.h"
@@ -340,8 +341,10 @@ static bool analyse_game(Analysis *a, const PgnGame *g, int n, char *err, size_t
 
 /* ---- the command ---- */
 
-static int usage(void)
+static int usage(const char *why)
 {
+    if (why && *why)
+        fprintf(stderr, "%s\n", why);
     fprintf(stderr,
             "usage: chuhan analyze [--time MS | --depth D | --nodes N] [--threads T] [--hash MB] [--multipv K]\n"
             "                      [--encoding auto|utf-8|gbk|big5] [--graph DIR] [--output FILE] FILE...\n"
@@ -371,46 +374,38 @@ static void count(char **files, int nfiles, PgnEncoding enc, long *games, long *
     }
 }
 
+static bool read_encoding(const char *text, void *enc) { return pgn_parse_encoding(text, enc); }
+
 int analyze_cli(int argc, char **argv)
 {
     Settings s = {.movetime = 0, .threads = 1, .hash = 64, .multipv = 1, .enc = PGN_ENC_AUTO};
-    int i = 0;
-    for (; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
-        const char *a = argv[i];
-        long v = 0;
-        bool has = i + 1 < argc;
-        if (!strcmp(a, "--time") && has && num_parse(argv[i + 1], 1, 86400000L, &v))
-            s.movetime = v, i++;
-        else if (!strcmp(a, "--depth") && has && num_parse(argv[i + 1], 1, 200, &v))
-            s.depth = (int)v, i++;
-        else if (!strcmp(a, "--nodes") && has && num_parse_u64(argv[i + 1], &s.nodes) && s.nodes > 0)
-            i++;
-        else if (!strcmp(a, "--threads") && has && num_parse(argv[i + 1], 1, 1024, &v))
-            s.threads = (int)v, i++;
-        else if (!strcmp(a, "--hash") && has && num_parse(argv[i + 1], 1, 1 << 20, &v))
-            s.hash = (int)v, i++;
-        else if (!strcmp(a, "--multipv") && has && num_parse(argv[i + 1], 1, ANALYZE_PV, &v))
-            s.multipv = (int)v, i++;
-        else if (!strcmp(a, "--encoding") && has && pgn_parse_encoding(argv[i + 1], &s.enc))
-            i++;
-        else if (!strcmp(a, "--graph") && has)
-            s.graph_dir = argv[++i];
-        else if (!strcmp(a, "--output") && has)
-            s.output = argv[++i];
-        else {
-            fprintf(stderr, "analyze: bad or incomplete option '%s'%s\n", a,
-                    !strcmp(a, "--multipv") ? " (1 to 8)" : "");
-            return usage();
-        }
-    }
-    if ((s.movetime != 0) + (s.depth != 0) + (s.nodes != 0) > 1) {
-        fprintf(stderr, "analyze: give one of --time, --depth, --nodes\n");
-        return 2;
-    }
-    if (!s.movetime && !s.depth && !s.nodes)
-        s.movetime = 500;
-    if (i >= argc)
-        return usage();
+    long movetime = 0, depth = 0, threads = s.threads, hash = s.hash, multipv = s.multipv;
+    const ArgOption opts[] = {
+        ARG_LONG("--time", &movetime, 1, 86400000L),
+        ARG_LONG("--depth", &depth, 1, 200),
+        ARG_U64("--nodes", &s.nodes, 1, UINT64_MAX),
+        ARG_LONG("--threads", &threads, 1, 1024),
+        ARG_LONG("--hash", &hash, 1, 1 << 20),
+        ARG_LONG("--multipv", &multipv, 1, ANALYZE_PV),
+        ARG_CUSTOM("--encoding", &s.enc, read_encoding, "an encoding: auto, utf-8, gbk or big5"),
+        ARG_TEXT("--graph", &s.graph_dir),
+        ARG_TEXT("--output", &s.output),
+    };
+    /* the files, gathered at the front of argv, which they never overtake */
+    int nfiles;
+    const ArgSpec spec = {"analyze", opts, sizeof opts / sizeof opts[0], (const char **)argv, argc};
+    char why[ARGS_WHY_MAX];
+    if (!args_read(&spec, argc, argv, &nfiles, why, sizeof why))
+        return usage(why);
+    if ((movetime != 0) + (depth != 0) + (s.nodes != 0) > 1)
+        return usage("analyze: give one of --time, --depth, --nodes");
+    if (!nfiles)
+        return usage(argc ? "analyze: no FILE to read" : NULL);
+    s.movetime = movetime ? movetime : depth || s.nodes ? 0 : 500;
+    s.depth = (int)depth;
+    s.threads = (int)threads;
+    s.hash = (int)hash;
+    s.multipv = (int)multipv;
     if (s.graph_dir && !file_make_dir(s.graph_dir)) {
         fprintf(stderr, "analyze: --graph %s: %s\n", s.graph_dir,
                 errno == ENOTDIR ? "not a folder (the graphs are written into one)" : strerror(errno));
@@ -457,11 +452,11 @@ int analyze_cli(int argc, char **argv)
     a->s = &s;
     a->out = out;
     a->start_ms = now_ms();
-    count(argv + i, argc - i, s.enc, &a->game_total, &a->ply_total);
+    count(argv, nfiles, s.enc, &a->game_total, &a->ply_total);
     int status = 0;
     long bad = 0;
     PgnFiles it;
-    pgn_files_start(&it, argv + i, argc - i, s.enc, &a->pos, a->moves, MAX_GAME_PLY - MAX_PLY, err, sizeof err);
+    pgn_files_start(&it, argv, nfiles, s.enc, &a->pos, a->moves, MAX_GAME_PLY - MAX_PLY, err, sizeof err);
     for (PgnFilesEvent ev; (ev = pgn_files_next(&it)) != PGN_FILES_END;) {
         a->games = it.records;
         switch (ev) {

@@ -548,10 +548,9 @@ int match_cli(int argc, char **argv)
     if (!match_parse_args(argc, argv, cfg, err, sizeof err)) {
         if (!root)
             status = 2;
-        else if (!strcmp(err, "help"))
-            status = match_usage();
         else {
-            fprintf(stderr, "match: %s\n", err);
+            if (*err)
+                fprintf(stderr, "%s\n", err);
             status = match_usage();
         }
         goto out;

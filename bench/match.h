@@ -13,6 +13,7 @@
 #include <stdio.h>
 
 #include "engine/records/notation.h"
+#include "engine/util/args.h"
 #include "match_engine.h"
 #include "match_referee.h"
 #include "match_stats.h"
@@ -96,8 +97,30 @@ typedef struct {
 } MatchResult;
 
 void match_config_default(MatchConfig *cfg);
-/* The arguments after "match".  False with the reason. */
+/* The arguments after "match" (read by engine/util/args.h).  False with
+ * the reason ("match: --games: 'x' is not a number from 1 to 100000000"),
+ * or with err empty for --help. */
 bool match_parse_args(int argc, char **argv, MatchConfig *cfg, char *err, size_t errlen);
+
+/* The same in two steps, for a tool that takes a match's options among its
+ * own (chuhan spsa): match_arg_options() fills opts with the options'
+ * table, which reads into a and cfg (its defaults set); after args_read(),
+ * match_args_finish() builds the engines from their --engine and --each
+ * words (its reasons begin with "TOOL: "). */
+#define MATCH_ARG_OPTIONS 20
+#define MATCH_MAX_EACH 64
+typedef struct {
+    MatchConfig *cfg;
+    const char *const *engine[MATCH_MAX_ENGINES]; /* each --engine's words */
+    int nwords[MATCH_MAX_ENGINES], nengines;
+    const char *each[MATCH_MAX_EACH];
+    int neach;
+    long games, concurrency, book_plies, sixty, repeats, maxmoves;
+    const char *openings, *book, *pgn, *event;
+    EngineSpec scratch; /* where an option's engine settings are checked */
+} MatchArgs;
+size_t match_arg_options(MatchArgs *a, MatchConfig *cfg, ArgOption *opts);
+bool match_args_finish(MatchArgs *a, const char *tool, char *err, size_t errlen);
 /* Play the match.  False with the reason when it cannot start (bad
  * openings, an engine that does not start, an unwritable PGN file). */
 bool match_run(const MatchConfig *cfg, MatchResult *res, char *err, size_t errlen);

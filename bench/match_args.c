@@ -1,5 +1,6 @@
 /* The arguments of `chuhan match` into a MatchConfig, and its usage. */
 #include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -115,178 +116,223 @@ static bool kv_long(const char *w, const char *key, long lo, long hi, long *out,
     return num_parse(w + k + 1, lo, hi, out);
 }
 
-static int count_words(int argc, char **argv, int i)
+/* ---- the options' readers (engine/util/args.h) ---- */
+
+/* --engine: its words, checked now (so that the reason names the option)
+ * and applied after --each, which may come later. */
+static bool read_engine(const char *const *w, int n, void *dest, char *why, size_t len)
 {
-    int n = 0;
-    while (i + n < argc && strncmp(argv[i + n], "--", 2))
-        n++;
-    return n;
+    MatchArgs *a = dest;
+    if (a->nengines == MATCH_MAX_ENGINES)
+        return err_set(why, len, "at most %d engines", MATCH_MAX_ENGINES);
+    EngineSpec *scratch = &a->scratch;
+    memset(scratch, 0, sizeof *scratch);
+    for (int k = 0; k < n; k++)
+        if (!engine_word(scratch, w[k], why, len))
+            return false;
+    a->engine[a->nengines] = w;
+    a->nwords[a->nengines++] = n;
+    return true;
 }
 
-bool match_parse_args(int argc, char **argv, MatchConfig *cfg, char *err, size_t errlen)
+static bool read_each(const char *const *w, int n, void *dest, char *why, size_t len)
 {
-    const char *each[64];
-    int neach = 0;
-    struct {
-        int first, n;
-    } eng[MATCH_MAX_ENGINES];
-    int ne = 0;
-    for (int i = 0; i < argc;) {
-        const char *o = argv[i++];
-        int nw = count_words(argc, argv, i);
-        long v;
-        if (!strcmp(o, "--engine")) {
-            if (ne == MATCH_MAX_ENGINES)
-                return err_set(err, errlen, "at most %d engines", MATCH_MAX_ENGINES);
-            eng[ne].first = i;
-            eng[ne].n = nw;
-            ne++;
-            i += nw;
-            continue;
-        }
-        if (!strcmp(o, "--each")) {
-            for (int k = 0; k < nw; k++) {
-                if (neach == 64)
-                    return err_set(err, errlen, "too many --each settings");
-                each[neach++] = argv[i + k];
-            }
-            i += nw;
-            continue;
-        }
-        if (!strcmp(o, "--sprt")) {
-            if (!sprt_parse((const char *const *)argv + i, nw, &cfg->sprt_params, err, errlen))
-                return false;
-            cfg->sprt = true;
-            i += nw;
-            continue;
-        }
-        if (!strcmp(o, "--resign") || !strcmp(o, "--draw")) {
-            bool resign = o[2] == 'r';
-            long mc = 0, sc = 0, mn = 0, two = 0;
-            for (int k = 0; k < nw; k++) {
-                const char *w = argv[i + k];
-                bool matched = false, ok = kv_long(w, "movecount", 1, 10000, &mc, &matched)
-                                         && kv_long(w, "score", 0, 100000, &sc, &matched);
-                if (resign) {
-                    if (!strcmp(w, "twosided=true") || !strcmp(w, "twosided=false")) {
-                        two = w[9] == 't';
-                        matched = true;
-                    }
-                } else {
-                    ok = ok && kv_long(w, "movenumber", 0, 100000, &mn, &matched);
-                }
-                if (!ok || !matched)
-                    return err_set(err, errlen, "%s: bad setting '%s' (%s)", o, w,
-                                resign ? "movecount=N score=CP [twosided=true]" : "movenumber=N movecount=N score=CP");
-            }
-            if (mc <= 0)
-                return err_set(err, errlen, "%s needs movecount=N", o);
-            if (resign) {
-                cfg->resign_movecount = (int)mc;
-                cfg->resign_score = (int)(sc ? sc : 1000);
-                cfg->resign_twosided = two;
-            } else {
-                cfg->draw_movecount = (int)mc;
-                cfg->draw_score = (int)sc;
-                cfg->draw_movenumber = (int)mn;
-            }
-            i += nw;
-            continue;
-        }
-        if (!strcmp(o, "--quiet")) {
-            cfg->quiet = true;
-            continue;
-        }
-        if (!strcmp(o, "--openings-random")) {
-            cfg->openings_random = true;
-            continue;
-        }
-        if (!strcmp(o, "--help") || !strcmp(o, "-h"))
-            return err_set(err, errlen, "help");
-        if (nw < 1)
-            return err_set(err, errlen, "%s needs a value", o);
-        const char *val = argv[i++];
-        if (nw > 1)
-            return err_set(err, errlen, "%s takes one value ('%s' is extra)", o, argv[i]);
-        if (!strcmp(o, "--games")) {
-            if (!num_parse(val, 1, 100000000, &v))
-                return err_set(err, errlen, "--games must be a positive number");
-            cfg->games = v;
-        } else if (!strcmp(o, "--concurrency")) {
-            if (!num_parse(val, 1, 256, &v))
-                return err_set(err, errlen, "--concurrency must be from 1 to 256");
-            cfg->concurrency = (int)v;
-        } else if (!strcmp(o, "--openings")) {
-            snprintf(cfg->openings, sizeof cfg->openings, "%s", val);
-        } else if (!strcmp(o, "--book-plies")) {
-            if (!num_parse(val, 0, 200, &v))
-                return err_set(err, errlen, "--book-plies must be from 0 to 200");
-            cfg->book_plies = (int)v;
-        } else if (!strcmp(o, "--book")) {
-            snprintf(cfg->book, sizeof cfg->book, "%s", val);
-        } else if (!strcmp(o, "--rule")) {
-            if ((cfg->rule = rules_parse(val)) < 0)
-                return err_set(err, errlen, "--rule must be cxa, axf or draw, not '%s'", val);
-        } else if (!strcmp(o, "--sixty")) {
-            if (!num_parse(val, 0, 100000, &v))
-                return err_set(err, errlen, "--sixty must be plies (0 disables)");
-            cfg->sixty_plies = (int)v;
-        } else if (!strcmp(o, "--repeats")) {
-            if (!num_parse(val, 2, 100, &v))
-                return err_set(err, errlen, "--repeats must be from 2 to 100");
-            cfg->repeats = (int)v;
-        } else if (!strcmp(o, "--pgn")) {
-            snprintf(cfg->pgn, sizeof cfg->pgn, "%s", val);
-        } else if (!strcmp(o, "--notation")) {
-            if (!notation_parse_format(val, &cfg->notation) || cfg->notation == NOTATION_AUTO)
-                return err_set(err, errlen, "--notation must be uci, iccs, wxf, chinese or chinese-simplified");
-        } else if (!strcmp(o, "--seed")) {
-            if (!num_parse_u64(val, &cfg->seed))
-                return err_set(err, errlen, "--seed must be a number");
-        } else if (!strcmp(o, "--maxmoves")) {
-            if (!num_parse(val, 0, 100000, &v))
-                return err_set(err, errlen, "--maxmoves must be a number of moves");
-            cfg->maxmoves = (int)v;
-        } else if (!strcmp(o, "--event")) {
-            snprintf(cfg->event, sizeof cfg->event, "%s", val);
-        } else {
-            return err_set(err, errlen, "unknown option %s", o);
-        }
+    MatchArgs *a = dest;
+    EngineSpec *scratch = &a->scratch;
+    memset(scratch, 0, sizeof *scratch);
+    for (int k = 0; k < n; k++) {
+        if (a->neach == MATCH_MAX_EACH)
+            return err_set(why, len, "at most %d settings", MATCH_MAX_EACH);
+        if (!engine_word(scratch, w[k], why, len))
+            return false;
+        a->each[a->neach++] = w[k];
     }
+    return true;
+}
+
+static bool read_sprt(const char *const *w, int n, void *dest, char *why, size_t len)
+{
+    MatchArgs *a = dest;
+    if (!sprt_parse(w, n, &a->cfg->sprt_params, why, len))
+        return false;
+    a->cfg->sprt = true;
+    return true;
+}
+
+static bool read_adjudication(const char *const *w, int n, MatchConfig *cfg, bool resign, char *why, size_t len)
+{
+    long mc = 0, sc = 0, mn = 0, two = 0;
+    for (int k = 0; k < n; k++) {
+        bool matched = false, ok = kv_long(w[k], "movecount", 1, 10000, &mc, &matched)
+                                 && kv_long(w[k], "score", 0, 100000, &sc, &matched);
+        if (resign) {
+            if (!strcmp(w[k], "twosided=true") || !strcmp(w[k], "twosided=false")) {
+                two = w[k][9] == 't';
+                matched = true;
+            }
+        } else {
+            ok = ok && kv_long(w[k], "movenumber", 0, 100000, &mn, &matched);
+        }
+        if (!ok || !matched)
+            return err_set(why, len, "bad setting '%.100s' (%s)", w[k],
+                           resign ? "movecount=N score=CP [twosided=true]" : "movenumber=N movecount=N score=CP");
+    }
+    if (mc <= 0)
+        return err_set(why, len, "needs movecount=N");
+    if (resign) {
+        cfg->resign_movecount = (int)mc;
+        cfg->resign_score = (int)(sc ? sc : 1000);
+        cfg->resign_twosided = two;
+    } else {
+        cfg->draw_movecount = (int)mc;
+        cfg->draw_score = (int)sc;
+        cfg->draw_movenumber = (int)mn;
+    }
+    return true;
+}
+
+static bool read_resign(const char *const *w, int n, void *dest, char *why, size_t len)
+{
+    return read_adjudication(w, n, ((MatchArgs *)dest)->cfg, true, why, len);
+}
+
+static bool read_draw(const char *const *w, int n, void *dest, char *why, size_t len)
+{
+    return read_adjudication(w, n, ((MatchArgs *)dest)->cfg, false, why, len);
+}
+
+static bool read_rule(const char *text, void *dest)
+{
+    int r = rules_parse(text);
+    if (r < 0)
+        return false;
+    *(int *)dest = r;
+    return true;
+}
+
+static bool read_notation(const char *text, void *dest)
+{
+    NotationFormat f;
+    if (!notation_parse_format(text, &f) || f == NOTATION_AUTO)
+        return false;
+    *(NotationFormat *)dest = f;
+    return true;
+}
+
+size_t match_arg_options(MatchArgs *a, MatchConfig *cfg, ArgOption *opts)
+{
+    memset(a, 0, sizeof *a);
+    a->cfg = cfg;
+    a->games = cfg->games;
+    a->concurrency = cfg->concurrency;
+    a->book_plies = cfg->book_plies;
+    a->sixty = cfg->sixty_plies;
+    a->repeats = cfg->repeats;
+    a->maxmoves = cfg->maxmoves;
+    const ArgOption table[MATCH_ARG_OPTIONS] = {
+        ARG_WORDS("--engine", a, 1, read_engine),
+        ARG_WORDS("--each", a, 1, read_each),
+        ARG_WORDS("--sprt", a, 0, read_sprt),
+        ARG_WORDS("--resign", a, 0, read_resign),
+        ARG_WORDS("--draw", a, 0, read_draw),
+        ARG_FLAG("--quiet", &cfg->quiet, true),
+        ARG_FLAG("--openings-random", &cfg->openings_random, true),
+        ARG_LONG("--games", &a->games, 1, 100000000),
+        ARG_LONG("--concurrency", &a->concurrency, 1, 256),
+        ARG_TEXT("--openings", &a->openings),
+        ARG_LONG("--book-plies", &a->book_plies, 0, 200),
+        ARG_TEXT("--book", &a->book),
+        ARG_CUSTOM("--rule", &cfg->rule, read_rule, "a rule: cxa, axf or draw"),
+        ARG_LONG("--sixty", &a->sixty, 0, 100000),
+        ARG_LONG("--repeats", &a->repeats, 2, 100),
+        ARG_TEXT("--pgn", &a->pgn),
+        ARG_CUSTOM("--notation", &cfg->notation, read_notation,
+                   "a notation: uci, iccs, wxf, chinese or chinese-simplified"),
+        ARG_U64("--seed", &cfg->seed, 0, UINT64_MAX),
+        ARG_LONG("--maxmoves", &a->maxmoves, 0, 100000),
+        ARG_TEXT("--event", &a->event),
+    };
+    memcpy(opts, table, sizeof table);
+    return MATCH_ARG_OPTIONS;
+}
+
+/* A file's name into a field of the config: false when it does not fit
+ * (a cut name would be another file). */
+static bool copy_path(char *dst, size_t size, const char *src, const char *what, char *err, size_t errlen)
+{
+    if (!src)
+        return true;
+    if (strlen(src) >= size)
+        return err_set(err, errlen, "match: %s: a name under %zu bytes", what, size);
+    snprintf(dst, size, "%s", src);
+    return true;
+}
+
+bool match_args_finish(MatchArgs *a, const char *tool, char *err, size_t errlen)
+{
+    MatchConfig *cfg = a->cfg;
+    cfg->games = a->games;
+    cfg->concurrency = (int)a->concurrency;
+    cfg->book_plies = (int)a->book_plies;
+    cfg->sixty_plies = (int)a->sixty;
+    cfg->repeats = (int)a->repeats;
+    cfg->maxmoves = (int)a->maxmoves;
+    if (!copy_path(cfg->openings, sizeof cfg->openings, a->openings, "--openings", err, errlen)
+        || !copy_path(cfg->book, sizeof cfg->book, a->book, "--book", err, errlen)
+        || !copy_path(cfg->pgn, sizeof cfg->pgn, a->pgn, "--pgn", err, errlen))
+        return false;
+    if (a->event)
+        snprintf(cfg->event, sizeof cfg->event, "%s", a->event);
+    int ne = a->nengines;
     if (ne < 2)
-        return err_set(err, errlen, "a match needs at least two --engine");
+        return err_set(err, errlen, "%s: a match needs at least two --engine", tool);
     cfg->nengines = ne;
+    char why[256];
     for (int e = 0; e < ne; e++) {
         EngineSpec *s = &cfg->engines[e];
         memset(s, 0, sizeof *s);
         default_limits(&s->limits);
-        for (int k = 0; k < neach; k++)
-            if (!engine_word(s, each[k], err, errlen))
-                return false;
-        for (int k = 0; k < eng[e].n; k++)
-            if (!engine_word(s, argv[eng[e].first + k], err, errlen))
-                return false;
+        for (int k = 0; k < a->neach; k++)
+            if (!engine_word(s, a->each[k], why, sizeof why))
+                return err_set(err, errlen, "%s: engine %d: %s", tool, e + 1, why);
+        for (int k = 0; k < a->nwords[e]; k++)
+            if (!engine_word(s, a->engine[e][k], why, sizeof why))
+                return err_set(err, errlen, "%s: engine %d: %s", tool, e + 1, why);
         if (!s->cmd[0])
-            return err_set(err, errlen, "engine %d has no cmd=", e + 1);
+            return err_set(err, errlen, "%s: engine %d has no cmd=", tool, e + 1);
         const MatchLimits *l = &s->limits;
         if (!l->clock && !l->movetime_ms && !l->depth && !l->nodes)
-            return err_set(err, errlen, "engine %d has no limit: give tc=, movetime=, depth= or nodes= (--each)", e + 1);
+            return err_set(err, errlen, "%s: engine %d has no limit: give tc=, movetime=, depth= or nodes= (--each)",
+                           tool, e + 1);
         if (!s->name[0]) {
             const char *b = strrchr(s->cmd, '/');
             snprintf(s->name, sizeof s->name, "%.*s", (int)strcspn(b ? b + 1 : s->cmd, " "), b ? b + 1 : s->cmd);
         }
     }
-    for (int a = 0; a < ne; a++)
-        for (int b = a + 1; b < ne; b++)
-            if (!strcmp(cfg->engines[a].name, cfg->engines[b].name)) {
+    for (int x = 0; x < ne; x++)
+        for (int y = x + 1; y < ne; y++)
+            if (!strcmp(cfg->engines[x].name, cfg->engines[y].name)) {
                 /* tell them apart in the PGN */
                 char old[64];
-                memcpy(old, cfg->engines[b].name, sizeof old);
-                snprintf(cfg->engines[b].name, sizeof cfg->engines[b].name, "%.56s-%u", old, (unsigned)(b + 1) % 100u);
+                memcpy(old, cfg->engines[y].name, sizeof old);
+                snprintf(cfg->engines[y].name, sizeof cfg->engines[y].name, "%.56s-%u", old, (unsigned)(y + 1) % 100u);
             }
     if (cfg->sprt && ne != 2)
-        return err_set(err, errlen, "--sprt needs exactly two engines");
+        return err_set(err, errlen, "%s: --sprt needs exactly two engines", tool);
     return true;
+}
+
+bool match_parse_args(int argc, char **argv, MatchConfig *cfg, char *err, size_t errlen)
+{
+    MatchArgs *a = malloc(sizeof *a);
+    if (!a)
+        return err_set(err, errlen, "match: out of memory");
+    ArgOption opts[MATCH_ARG_OPTIONS];
+    size_t n = match_arg_options(a, cfg, opts);
+    const ArgSpec spec = {"match", opts, n, NULL, 0};
+    bool ok = args_read(&spec, argc, argv, NULL, err, errlen) && match_args_finish(a, "match", err, errlen);
+    free(a);
+    return ok;
 }
 
 int match_usage(void)

@@ -224,7 +224,7 @@ bool sprt_parse(const char *const *words, int n, SprtParams *p, char *err, size_
         char *end;
         double v = eq ? strtod(eq + 1, &end) : 0;
         if (!eq || !eq[1] || *end || !isfinite(v)) {
-            snprintf(err, errlen, "--sprt: expected key=number, not '%s'", words[i]);
+            snprintf(err, errlen, "expected key=number, not '%.100s'", words[i]);
             return false;
         }
         size_t k = (size_t)(eq - words[i]);
@@ -237,16 +237,16 @@ bool sprt_parse(const char *const *words, int n, SprtParams *p, char *err, size_
         else if (k == 4 && !strncmp(words[i], "beta", 4))
             p->beta = v;
         else {
-            snprintf(err, errlen, "--sprt: unknown parameter '%.*s' (elo0, elo1, alpha, beta)", (int)k, words[i]);
+            snprintf(err, errlen, "unknown parameter '%.*s' (elo0, elo1, alpha, beta)", (int)k, words[i]);
             return false;
         }
     }
     if (!(p->alpha > 0 && p->alpha < 0.5 && p->beta > 0 && p->beta < 0.5)) {
-        snprintf(err, errlen, "--sprt: alpha and beta must lie between 0 and 0.5");
+        snprintf(err, errlen, "alpha and beta must lie between 0 and 0.5");
         return false;
     }
     if (!(p->elo1 > p->elo0)) {
-        snprintf(err, errlen, "--sprt: elo1 must be greater than elo0");
+        snprintf(err, errlen, "elo1 must be greater than elo0");
         return false;
     }
     return true;

@@ -30,6 +30,7 @@
 #include "engine/board/movegen.h"
 #include "engine/board/position.h"
 #include "engine/rules/rules.h"
+#include "engine/util/args.h"
 #include "engine/util/clock.h"
 #include "engine/util/num.h"
 #include "engine/util/host.h"
@@ -505,8 +506,10 @@ failed:
 
 /* ---- the command ---- */
 
-static int usage(void)
+static int usage(const char *why)
 {
+    if (why && *why)
+        fprintf(stderr, "%s\n", why);
     fprintf(stderr,
             "usage: chuhan soak [--games N] [--tc BASE+INC] [--threads N] [--hash MB] [--no-ponder]\n"
             "                   [--traffic P] [--seed N] [--max-plies N] [--random-plies N] [--overhead MS]\n"
@@ -519,8 +522,37 @@ static int usage(void)
     return 2;
 }
 
-/* The arguments into s; false for a usage error. */
-static bool parse_args(int argc, char **argv, Soak *s)
+/* Seconds, in decimal ("0.5"): no "nan", "inf" or hex. */
+static bool read_seconds(const char *text, double min, int64_t *ms)
+{
+    double v;
+    if (!*text || strspn(text, "0123456789.") != strlen(text) || !num_parse_double(text, min, 1e6, &v))
+        return false;
+    *ms = (int64_t)(v * 1000 + 0.5);
+    return true;
+}
+
+/* --tc BASE[+INC], seconds. */
+static bool read_tc(const char *text, void *dest)
+{
+    Soak *s = dest;
+    char base[64];
+    const char *plus = strchr(text, '+');
+    size_t n = plus ? (size_t)(plus - text) : strlen(text);
+    if (n >= sizeof base)
+        return false;
+    memcpy(base, text, n);
+    base[n] = 0;
+    int64_t base_ms, inc_ms = 0;
+    if (!read_seconds(base, 0.001, &base_ms) || (plus && !read_seconds(plus + 1, 0, &inc_ms)))
+        return false;
+    s->base_ms = base_ms;
+    s->inc_ms = inc_ms;
+    return true;
+}
+
+/* The arguments into s; false with the reason (empty for --help). */
+static bool parse_args(int argc, char **argv, Soak *s, char *why, size_t len)
 {
     s->games = 1000;
     s->base_ms = 500;
@@ -535,57 +567,32 @@ static bool parse_args(int argc, char **argv, Soak *s)
     s->margin_ms = 200;
     s->hang_ms = 5000;
     s->rng = (uint64_t)time(NULL) ^ (uint64_t)getpid() << 20;
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        bool ok = true;
-        if (!strcmp(a, "--no-ponder")) {
-            s->ponder = false;
-            continue;
-        }
-        if (!strcmp(a, "--verbose")) {
-            s->verbose = true;
-            continue;
-        }
-        if (!v)
-            return false;
-        i++;
-        if (!strcmp(a, "--games"))
-            ok = num_parse(v, 1, 100000000, &s->games);
-        else if (!strcmp(a, "--tc")) {
-            double base = 0, inc = 0;
-            char text[64], *plus;
-            snprintf(text, sizeof text, "%s", v);
-            if ((plus = strchr(text, '+')))
-                *plus = 0;
-            ok = num_parse_double(text, 0.001, 1e6, &base) && (!plus || num_parse_double(plus + 1, 0, 1e6, &inc));
-            s->base_ms = (int64_t)(base * 1000 + 0.5);
-            s->inc_ms = (int64_t)(inc * 1000 + 0.5);
-        } else if (!strcmp(a, "--threads"))
-            ok = num_parse(v, 1, 1024, &s->threads);
-        else if (!strcmp(a, "--hash"))
-            ok = num_parse(v, 1, 1 << 20, &s->hash);
-        else if (!strcmp(a, "--traffic"))
-            ok = num_parse_double(v, 0, 1e6, &s->traffic);
-        else if (!strcmp(a, "--seed"))
-            ok = num_parse_u64(v, &s->rng);
-        else if (!strcmp(a, "--max-plies"))
-            ok = num_parse(v, 2, MAX_GAME_PLY, &s->max_plies);
-        else if (!strcmp(a, "--random-plies"))
-            ok = num_parse(v, 0, 20, &s->random_plies);
-        else if (!strcmp(a, "--overhead"))
-            ok = num_parse(v, 0, 5000, &s->overhead);
-        else if (!strcmp(a, "--margin"))
-            ok = num_parse(v, 0, 100000000, &s->margin_ms);
-        else if (!strcmp(a, "--hang"))
-            ok = num_parse(v, 100, 100000000, &s->hang_ms);
-        else if (!strcmp(a, "--engine"))
-            snprintf(s->cmd, sizeof s->cmd, "exec %s", v);
-        else
-            ok = false;
-        if (!ok) {
-            fprintf(stderr, "soak: bad value '%s' for %s\n", v, a);
+    const char *engine = NULL;
+    const ArgOption opts[] = {
+        ARG_FLAG("--no-ponder", &s->ponder, false),
+        ARG_FLAG("--verbose", &s->verbose, true),
+        ARG_LONG("--games", &s->games, 1, 100000000),
+        ARG_CUSTOM("--tc", s, read_tc, "BASE[+INC] in seconds (BASE from 0.001, both at most 1000000)"),
+        ARG_LONG("--threads", &s->threads, 1, 1024),
+        ARG_LONG("--hash", &s->hash, 1, 1 << 20),
+        ARG_DOUBLE("--traffic", &s->traffic, 0, 1e6),
+        ARG_U64("--seed", &s->rng, 0, UINT64_MAX),
+        ARG_LONG("--max-plies", &s->max_plies, 2, MAX_GAME_PLY),
+        ARG_LONG("--random-plies", &s->random_plies, 0, 20),
+        ARG_LONG("--overhead", &s->overhead, 0, 5000),
+        ARG_LONG("--margin", &s->margin_ms, 0, 100000000),
+        ARG_LONG("--hang", &s->hang_ms, 100, 100000000),
+        ARG_TEXT("--engine", &engine),
+    };
+    const ArgSpec spec = {"soak", opts, sizeof opts / sizeof opts[0], NULL, 0};
+    if (!args_read(&spec, argc, argv, NULL, why, len))
+        return false;
+    if (engine) {
+        if (!*engine || strlen(engine) + 6 > sizeof s->cmd) {
+            snprintf(why, len, "soak: --engine: a command under %zu bytes", sizeof s->cmd - 5);
             return false;
         }
+        snprintf(s->cmd, sizeof s->cmd, "exec %s", engine);
     }
     return true;
 }
@@ -684,10 +691,11 @@ int soak_cli(int argc, char **argv)
     Soak *s = calloc(1, sizeof *s);
     Eng *eng = calloc(2, sizeof *eng);
     int status = 2;
+    char why[ARGS_WHY_MAX];
     if (!s || !eng)
         fprintf(stderr, "soak: out of memory\n");
-    else if (!parse_args(argc, argv, s))
-        status = usage();
+    else if (!parse_args(argc, argv, s, why, sizeof why))
+        status = usage(why);
     else
         status = run(s, eng);
     free(s);

@@ -124,55 +124,33 @@ static bool parse_params(const char *list, const TunableInfo *t, int n, SpsaConf
         size_t len = strcspn(p, ",");
         int i = find_tunable(t, n, p, len);
         if (i < 0)
-            return err_set(err, errlen, "--params: no tunable '%.*s' (--list shows them)", (int)len, p);
+            return err_set(err, errlen, "spsa: --params: no tunable '%.*s' (--list shows them)", (int)len, p);
         for (int j = 0; j < cfg->ntuned; j++)
             if (cfg->tuned[j] == i)
-                return err_set(err, errlen, "--params: %s twice", t[i].name);
+                return err_set(err, errlen, "spsa: --params: %s twice", t[i].name);
         cfg->tuned[cfg->ntuned++] = i;
         p += len + (p[len] == ',');
     }
     if (!cfg->ntuned)
-        return err_set(err, errlen, "--params: name at least one tunable");
+        return err_set(err, errlen, "spsa: --params: name at least one tunable");
     return true;
 }
 
-static bool is_spsa_option(const char *o)
+/* A match's option that an iteration sets itself. */
+static bool not_spsa(const char *const *w, int n, void *dest, char *why, size_t len)
 {
-    static const char *const OWN[] = {"--iterations", "--pairs", "--params", "--rate", "--start", "--every", "--out"};
-    for (size_t i = 0; i < sizeof OWN / sizeof OWN[0]; i++)
-        if (!strcmp(o, OWN[i]))
-            return true;
-    return false;
+    (void)w, (void)n, (void)dest;
+    return err_set(why, len, "not an spsa option (--pairs sets the games of an iteration)");
 }
 
-/* One of spsa's own options and its value. */
-static bool spsa_option(const char *o, const char *v, const TunableInfo *t, int n, SpsaConfig *cfg, char *err,
-                        size_t errlen)
+/* A file's name into a field of the config. */
+static bool copy_name(char *dst, size_t size, const char *src, const char *what, char *err, size_t errlen)
 {
-    long x;
-    if (!strcmp(o, "--iterations")) {
-        if (!num_parse(v, 1, 100000000, &x))
-            return err_set(err, errlen, "--iterations must be a positive number, not '%s'", v);
-        cfg->iterations = x;
-    } else if (!strcmp(o, "--pairs")) {
-        if (!num_parse(v, 1, 100000, &x))
-            return err_set(err, errlen, "--pairs must be from 1 to 100000, not '%s'", v);
-        cfg->pairs = (int)x;
-    } else if (!strcmp(o, "--params")) {
-        return parse_params(v, t, n, cfg, err, errlen);
-    } else if (!strcmp(o, "--rate")) {
-        if (!num_parse_double(v, 0, 1000, &cfg->rate) || !(cfg->rate > 0))
-            return err_set(err, errlen, "--rate must be a number above 0 (at most 1000), not '%s'", v);
-    } else if (!strcmp(o, "--every")) {
-        if (!num_parse(v, 1, 100000000, &x))
-            return err_set(err, errlen, "--every must be a positive number, not '%s'", v);
-        cfg->every = x;
-    } else if (!strcmp(o, "--out") || !strcmp(o, "--start")) {
-        char *dst = o[2] == 'o' ? cfg->out : cfg->start;
-        if (!*v || strlen(v) >= sizeof cfg->out)
-            return err_set(err, errlen, "%s must name a file (under %zu bytes)", o, sizeof cfg->out);
-        snprintf(dst, sizeof cfg->out, "%s", v);
-    }
+    if (!src)
+        return true;
+    if (!*src || strlen(src) >= size)
+        return err_set(err, errlen, "spsa: %s must name a file (under %zu bytes)", what, size);
+    snprintf(dst, size, "%s", src);
     return true;
 }
 
@@ -184,81 +162,45 @@ static bool spec_has_option(const EngineSpec *e, const char *name)
     return false;
 }
 
-bool spsa_parse_args(int argc, char **argv, const TunableInfo *tunables, int ntunables, SpsaConfig *cfg, char *err,
-                     size_t errlen)
+/* spsa's own options, then the match's (the first of a name is the one read). */
+#define SPSA_OWN_OPTIONS 12
+
+/* The options once read (args_read), into cfg; false with the reason. */
+static bool spsa_finish(MatchArgs *a, const TunableInfo *tunables, int ntunables, const char *params, SpsaConfig *cfg,
+                        char *err, size_t errlen)
 {
-    memset(cfg, 0, sizeof *cfg);
-    match_config_default(&cfg->match);
-    cfg->pairs = 1;
-    cfg->rate = 1;
-    cfg->every = 10;
-    bool help = false;
-    for (int i = 0; i < argc; i++)
-        help |= !strcmp(argv[i], "--help") || !strcmp(argv[i], "-h");
-    if (ntunables <= 0 && !help)
-        return err_set(err, errlen, "this build has no search tunables: build it with make TUNE=1 and run its chuhan "
-                                    "spsa (build/...-tune/chuhan)");
+    if (ntunables <= 0)
+        return err_set(err, errlen, "spsa: this build has no search tunables: build it with make TUNE=1 and run its "
+                                    "chuhan spsa (build/...-tune/chuhan)");
+    if (cfg->list)
+        return true;
     for (int i = 0; i < ntunables && i < SPSA_MAX_PARAMS; i++)
         cfg->tuned[cfg->ntuned++] = i;
-    /* What is not spsa's goes to the match's parser, with the one engine twice. */
-    char **margv = calloc((size_t)argc * 2 + 2, sizeof *margv);
-    if (!margv)
-        return err_set(err, errlen, "out of memory");
-    int margc = 0, engines = 0, first = -1, nwords = 0;
-    bool book_plies = false, openings = false, ok = true;
-    for (int i = 0; i < argc && ok;) {
-        const char *o = argv[i++];
-        int nw = 0;
-        while (i + nw < argc && strncmp(argv[i + nw], "--", 2))
-            nw++;
-        if (!strcmp(o, "--help") || !strcmp(o, "-h") || !strcmp(o, "--list")) {
-            ok = err_set(err, errlen, "%s", o[2] == 'l' ? "list" : "help");
-        } else if (!strcmp(o, "--games") || !strcmp(o, "--sprt") || !strcmp(o, "--pgn")
-                   || !strcmp(o, "--openings-random")) {
-            ok = err_set(err, errlen, "%s is not an spsa option (--pairs sets the games of an iteration)", o);
-        } else if (is_spsa_option(o)) {
-            if (nw != 1)
-                ok = err_set(err, errlen, "%s takes one value", o);
-            else
-                ok = spsa_option(o, argv[i], tunables, ntunables, cfg, err, errlen);
-            i += nw;
-        } else {
-            if (!strcmp(o, "--engine")) {
-                engines++;
-                first = i;
-                nwords = nw;
-            }
-            book_plies |= !strcmp(o, "--book-plies");
-            openings |= !strcmp(o, "--openings");
-            margv[margc++] = (char *)o;
-            for (int k = 0; k < nw; k++)
-                margv[margc++] = argv[i + k];
-            i += nw;
-        }
-    }
-    if (ok && engines != 1)
-        ok = err_set(err, errlen, "give the engine once: --engine cmd=CMD ... (theta+ and theta- are both it)");
-    if (ok && !cfg->iterations)
-        ok = err_set(err, errlen, "--iterations N is needed");
-    if (ok) {
-        margv[margc++] = "--engine";
-        for (int k = 0; k < nwords; k++)
-            margv[margc++] = argv[first + k];
-        ok = match_parse_args(margc, margv, &cfg->match, err, errlen);
-    }
-    free(margv);
-    if (!ok)
+    if (params && !parse_params(params, tunables, ntunables, cfg, err, errlen))
+        return false;
+    if (a->nengines != 1)
+        return err_set(err, errlen, "spsa: give the engine once: --engine cmd=CMD ... (theta+ and theta- are both it)");
+    if (!cfg->iterations)
+        return err_set(err, errlen, "spsa: --iterations N is needed");
+    /* theta+ and theta- are the one engine */
+    a->engine[1] = a->engine[0];
+    a->nwords[1] = a->nwords[0];
+    a->nengines = 2;
+    bool openings = a->openings != NULL;
+    if (a->book_plies < 0)
+        a->book_plies = openings ? 0 : 8;
+    if (!match_args_finish(a, "spsa", err, errlen))
         return false;
     MatchConfig *m = &cfg->match;
     if (m->engines[0].proto != PROTO_UCI)
-        return err_set(err, errlen, "the engine must speak UCI (its tunables are set by name)");
+        return err_set(err, errlen, "spsa: the engine must speak UCI (its tunables are set by name)");
     for (int j = 0; j < cfg->ntuned; j++)
         if (spec_has_option(&m->engines[0], tunables[cfg->tuned[j]].name))
-            return err_set(err, errlen, "option.%s is tuned here: leave it out of --params to fix it",
+            return err_set(err, errlen, "spsa: option.%s is tuned here: leave it out of --params to fix it",
                            tunables[cfg->tuned[j]].name);
     int own_book = !spec_has_option(&m->engines[0], "OwnBook");
     if (m->engines[0].noptions + cfg->ntuned + own_book > ME_MAX_OPTIONS)
-        return err_set(err, errlen, "too many options: %d given and %d tuned, at most %d in all",
+        return err_set(err, errlen, "spsa: too many options: %d given and %d tuned, at most %d in all",
                        m->engines[0].noptions, cfg->ntuned, ME_MAX_OPTIONS - own_book);
     for (int e = 0; e < 2; e++) {
         EngineSpec *s = &m->engines[e];
@@ -268,12 +210,54 @@ bool spsa_parse_args(int argc, char **argv, const TunableInfo *tunables, int ntu
             snprintf(s->options[s->noptions++].value, sizeof s->options[0].value, "false");
         }
     }
-    if (!book_plies && !openings)
-        m->book_plies = 8;
     m->openings_random = openings; /* a new order each iteration, by its seed */
     m->games = 2L * cfg->pairs;
     m->quiet = true;
     return true;
+}
+
+bool spsa_parse_args(int argc, char **argv, const TunableInfo *tunables, int ntunables, SpsaConfig *cfg, char *err,
+                     size_t errlen)
+{
+    memset(cfg, 0, sizeof *cfg);
+    match_config_default(&cfg->match);
+    MatchArgs *a = malloc(sizeof *a);
+    if (!a)
+        return err_set(err, errlen, "spsa: out of memory");
+    long pairs = 1;
+    const char *params = NULL, *out = NULL, *start = NULL;
+    cfg->rate = 1;
+    cfg->every = 10;
+    ArgOption opts[SPSA_OWN_OPTIONS + MATCH_ARG_OPTIONS];
+    const ArgOption own[SPSA_OWN_OPTIONS] = {
+        ARG_LONG("--iterations", &cfg->iterations, 1, 100000000),
+        ARG_LONG("--pairs", &pairs, 1, 100000),
+        ARG_TEXT("--params", &params),
+        ARG_DOUBLE("--rate", &cfg->rate, 1e-6, 1000),
+        ARG_LONG("--every", &cfg->every, 1, 100000000),
+        ARG_TEXT("--out", &out),
+        ARG_TEXT("--start", &start),
+        ARG_FLAG("--list", &cfg->list, true),
+        ARG_WORDS("--games", NULL, 0, not_spsa),
+        ARG_WORDS("--sprt", NULL, 0, not_spsa),
+        ARG_WORDS("--pgn", NULL, 0, not_spsa),
+        ARG_WORDS("--openings-random", NULL, 0, not_spsa),
+    };
+    memcpy(opts, own, sizeof own);
+    size_t n = SPSA_OWN_OPTIONS + match_arg_options(a, &cfg->match, opts + SPSA_OWN_OPTIONS);
+    a->book_plies = -1; /* not given: 8, or none with --openings */
+    const ArgSpec spec = {"spsa", opts, n, NULL, 0};
+    bool ok = args_read(&spec, argc, argv, NULL, err, errlen);
+    cfg->pairs = (int)pairs;
+    ok = ok && copy_name(cfg->out, sizeof cfg->out, out, "--out", err, errlen)
+         && copy_name(cfg->start, sizeof cfg->start, start, "--start", err, errlen)
+         && spsa_finish(a, tunables, ntunables, params, cfg, err, errlen);
+    /* the values' file, checked before the iterations rather than after them */
+    char why[512];
+    if (ok && !cfg->list && cfg->out[0] && !outfile_check(cfg->out, why, sizeof why))
+        ok = err_set(err, errlen, "spsa: --out: %s", why);
+    free(a);
+    return ok;
 }
 
 /* ---- start values, the engine's check, the loop ---- */
@@ -452,16 +436,16 @@ int spsa_cli(int argc, char **argv)
         goto out;
     }
     if (!spsa_parse_args(argc, argv, tunables, nt, cfg, err, sizeof err)) {
-        if (!strcmp(err, "list")) {
-            for (int i = 0; i < nt; i++)
-                printf("%s %d %d %d %d\n", tunables[i].name, tunables[i].def, tunables[i].min, tunables[i].max,
-                       tunables[i].step);
-            status = 0;
-        } else {
-            if (strcmp(err, "help"))
-                fprintf(stderr, "spsa: %s\n", err);
-            status = spsa_usage();
-        }
+        if (*err)
+            fprintf(stderr, "%s\n", err);
+        status = spsa_usage();
+        goto out;
+    }
+    if (cfg->list) {
+        for (int i = 0; i < nt; i++)
+            printf("%s %d %d %d %d\n", tunables[i].name, tunables[i].def, tunables[i].min, tunables[i].max,
+                   tunables[i].step);
+        status = 0;
         goto out;
     }
     double start[SPSA_MAX_PARAMS];

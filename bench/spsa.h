@@ -73,10 +73,13 @@ typedef struct {
     int ntuned;
     char out[1024];    /* the final values, "" for none */
     char start[1024];  /* start values ("name value" lines), "" for the defaults */
+    bool list;         /* --list: show the tunables, nothing else */
 } SpsaConfig;
 
-/* The arguments after "spsa", for the tunables given (the build's, or a
- * test's own list).  False with the reason ("help" for --help). */
+/* The arguments after "spsa" (read by engine/util/args.h), for the
+ * tunables given (the build's, or a test's own list).  False with the
+ * reason ("spsa: --pairs: 'x' is not a number from 1 to 100000"), or with
+ * err empty for --help. */
 bool spsa_parse_args(int argc, char **argv, const TunableInfo *tunables, int ntunables, SpsaConfig *cfg, char *err,
                      size_t errlen);
 

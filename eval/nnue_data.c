@@ -9,6 +9,7 @@
 
 #include "engine/util/error.h"
 #include "engine/util/file.h"
+#include "engine/util/outfile.h"
 
 void nnue_record_pack(NnueRecord *r, const Position *pos, int score, int result)
 {
@@ -102,13 +103,22 @@ bool nnue_data_append(const char *path, const NnueRecord *recs, size_t n, char *
     if (ZSTD_isError(m)) {
         err_set(err, errlen, "zstd: %s", ZSTD_getErrorName(m));
     } else {
-        FILE *f = fopen(path, "ab");
-        if (!f)
-            err_set(err, errlen, "cannot write %s: %s", path, strerror(errno));
-        else if (fwrite(z, 1, m, f) != m || fclose(f) != 0)
-            err_set(err, errlen, "cannot write %s", path);
-        else
-            ok = true;
+        /* a new or regular file only, checked on the opened file: a FIFO
+         * put there since datagen began is refused, never waited on */
+        FILE *f = outfile_append(path, err, errlen);
+        if (f) {
+            errno = 0;
+            bool written = fwrite(z, 1, m, f) == m && fflush(f) == 0;
+            int e = errno;
+            if (fclose(f) != 0 && written) {
+                written = false;
+                e = errno;
+            }
+            if (written)
+                ok = true;
+            else
+                err_set(err, errlen, "cannot write %s: %s", path, e ? strerror(e) : "a write failed");
+        }
     }
     free(z);
     return ok;

@@ -67,7 +67,9 @@ static inline int nnue_sample_bucket(const NnueSample *s)
 size_t nnue_data_split_games(const NnueRecord *recs, size_t n, size_t k, NnueRecord *train, size_t *ntrain,
                              NnueRecord *val, size_t *nval);
 
-/* Append n records to path as one frame (the file is created if needed). */
+/* Append n records to path as one frame (the file is created if needed);
+ * false with the reason, at once for a path that is not a new or regular
+ * file (engine/util/outfile.h). */
 bool nnue_data_append(const char *path, const NnueRecord *recs, size_t n, char *err, size_t errlen);
 /* Every record of the whole frames of path (*count of them, malloc'd; NULL,
  * *count 0 and err "" for an empty or missing file when missing_ok).

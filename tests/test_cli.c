@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "pipe.h"
 #include "tests.h"
 
 /* ---- the command line ---- */
@@ -60,9 +61,10 @@ static void test_cli_bad_arguments(void **state)
     }
 }
 
-/* Bad arguments to the tools that read them with the one reader
- * (engine/util/args.h), and an unknown command: the first line on standard error is the reason,
- * naming the word; nothing on standard output, status 2, no file. */
+/* Bad arguments to every tool (each reads them with the one reader,
+ * engine/util/args.h), and an unknown command: the first line on standard
+ * error is the reason, naming the word; nothing on standard output,
+ * status 2, no file. */
 static void test_cli_bad_argument_reasons(void **state)
 {
     (void)state;
@@ -113,6 +115,54 @@ static void test_cli_bad_argument_reasons(void **state)
         {"matebench --nodes 0", "matebench: --nodes: '0' is not a number from 1 to 18446744073709551615"},
         {"wdl --svg %s --every 0 x.pgn", "wdl: --every: '0' is not a number from 1 to 1000"},
         {"wdl --svg %s --nope x.pgn", "wdl: unknown option '--nope'"},
+        {"analyze --output %s --time nan x.pgn", "analyze: --time: 'nan' is not a number from 1 to 86400000"},
+        {"analyze --output %s --depth -1 x.pgn", "analyze: --depth: '-1' is not a number from 1 to 200"},
+        {"analyze --output %s --multipv 9 x.pgn", "analyze: --multipv: '9' is not a number from 1 to 8"},
+        {"analyze --output %s --nodes 0 x.pgn", "analyze: --nodes: '0' is not a number from 1 to 18446744073709551615"},
+        {"analyze --output %s --frob x.pgn", "analyze: unknown option '--frob'"},
+        {"analyze x.pgn --output", "analyze: --output needs a value"},
+        {"analyze --output %s --time 5 --depth 3 x.pgn", "analyze: give one of --time, --depth, --nodes"},
+        {"soak --games nan", "soak: --games: 'nan' is not a number from 1 to 100000000"},
+        {"soak --threads -1", "soak: --threads: '-1' is not a number from 1 to 1024"},
+        {"soak --hang 99", "soak: --hang: '99' is not a number from 100 to 100000000"},
+        {"soak --tc inf", "soak: --tc: 'inf' is not BASE[+INC] in seconds (BASE from 0.001, both at most 1000000)"},
+        {"soak --frob", "soak: unknown option '--frob'"},
+        {"soak --engine", "soak: --engine needs a value"},
+        {"spsa --out %s --iterations nan", "spsa: --iterations: 'nan' is not a number from 1 to 100000000"},
+        {"spsa --out %s --pairs -1", "spsa: --pairs: '-1' is not a number from 1 to 100000"},
+        {"spsa --out %s --rate 1001", "spsa: --rate: '1001' is not a number from 1e-06 to 1000"},
+        {"spsa --out %s --frob", "spsa: unknown option '--frob'"},
+        {"spsa --out %s --every", "spsa: --every needs a value"},
+        {"spsa --out %s --games 4", "spsa: --games: not an spsa option (--pairs sets the games of an iteration)"},
+        {"judge --repeats nan startpos", "judge: --repeats: 'nan' is not a number from 2 to 100"},
+        {"judge --repeats 101 startpos", "judge: --repeats: '101' is not a number from 2 to 100"},
+        {"judge --sixty -1 startpos", "judge: --sixty: '-1' is not a number from 0 to 100000"},
+        {"judge --rule nope startpos", "judge: --rule: 'nope' is not a rule: cxa, axf or draw"},
+        {"judge --frob startpos", "judge: unknown option '--frob'"},
+        {"judge startpos --rule", "judge: --rule needs a value"},
+        {"pgn convert --to nope x.pgn",
+         "pgn convert: --to: 'nope' is not a notation: uci, iccs, wxf, chinese, chinese-simplified or san"},
+        {"pgn check --encoding nan x.pgn", "pgn check: --encoding: 'nan' is not an encoding: auto, utf-8, gbk or big5"},
+        {"pgn check --to iccs x.pgn", "pgn check: unknown option '--to'"},
+        {"pgn convert x.pgn --encoding", "pgn convert: --encoding needs a value"},
+        {"pgn convert x.pgn", "pgn convert: --to is required"},
+        {"pgn frob", "pgn: unknown command 'frob' (convert or check)"},
+        {"magics nan", "magics: SEED: 'nan' is not a number from 0 to 18446744073709551615"},
+        {"magics -1", "magics: SEED: '-1' is not a number from 0 to 18446744073709551615"},
+        {"magics 18446744073709551616", "magics: SEED: '18446744073709551616' is not a number from 0 to "
+                                        "18446744073709551615"},
+        {"magics --frob", "magics: unknown option '--frob'"},
+        {"magics 1 2", "magics: too many arguments (at most 1): '2'"},
+        {"match --pgn %s --games nan", "match: --games: 'nan' is not a number from 1 to 100000000"},
+        {"match --pgn %s --games -1", "match: --games: '-1' is not a number from 1 to 100000000"},
+        {"match --pgn %s --concurrency 257", "match: --concurrency: '257' is not a number from 1 to 256"},
+        {"match --pgn %s --frob", "match: unknown option '--frob'"},
+        {"match --pgn", "match: --pgn needs a value"},
+        {"match --pgn %s --engine", "match: --engine needs a value"},
+        {"match --pgn %s --sprt elo0=nan", "match: --sprt: expected key=number, not 'elo0=nan'"},
+        {"match --pgn %s --engine cmd=a --engine cmd=b --each depth=1 --games 2 3", "match: unexpected argument '3'"},
+        {"match --pgn %s --engine cmd=a --engine cmd=b --each depth=0",
+         "match: --each: depth must be a number from 1, not '0'"},
     };
     char args[512], cmd[1024], out[8192];
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
@@ -191,7 +241,8 @@ static void test_outputs_only_regular_files(void **state)
         for (size_t t = 0; t < 4; t++) {
             char args[600];
             snprintf(args, sizeof args, tools[t], refused[i], pgn);
-            snprintf(cmd, sizeof cmd, "%s %s", test_engine_path(), args);
+            /* at once: a tool that waited on the FIFO would be stopped by timeout */
+            snprintf(cmd, sizeof cmd, "timeout %d %s %s", 60 * ep_slow(), test_engine_path(), args);
             int status = test_run(cmd, out, sizeof out);
             if (status == 0 || !strstr(out, "refused"))
                 fail_msg("'%s': status %d, '%.500s'", args, status, out);

@@ -4,10 +4,12 @@
  * trainer's float forward pass equals the engine's inference within the
  * quantisation error; a short training run lowers the loss; a checkpoint
  * resumes the same run exactly. */
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "engine/board/movegen.h"
@@ -136,6 +138,19 @@ static void test_nnue_data_files(void **state)
     fclose(f);
     assert_null(nnue_data_read(path, false, &n, &good, err, sizeof err));
     assert_non_null(strstr(err, "not training data"));
+    unlink(path);
+    /* a FIFO (with a reader, so that a plain open would not block but
+     * write into it) is refused at once, and nothing goes into it */
+    assert_int_equal(mkfifo(path, 0600), 0);
+    int reader = open(path, O_RDONLY | O_NONBLOCK);
+    assert_true(reader >= 0);
+    err[0] = 0;
+    assert_false(nnue_data_append(path, r, 10, err, sizeof err));
+    if (!strstr(err, "is a FIFO") || !strstr(err, "refused"))
+        fail_msg("append to a FIFO: '%s'", err);
+    char byte;
+    assert_true(read(reader, &byte, 1) <= 0);
+    close(reader);
     unlink(path);
     free(r);
 }

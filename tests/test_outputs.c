@@ -3,14 +3,19 @@
  * folder must be, a directory or a device where a file must be); a write
  * that fails (a full disk) ends the tool with a non-zero status and the
  * reason, on standard output as in a file; and a file being replaced is
- * replaced whole or left as it was, never half written. */
+ * replaced whole or left as it was, never half written, even by a tool
+ * interrupted while it writes. */
 #include <dirent.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include "pipe.h"
 #include "tests.h"
 
 #define FULL_DISK "No space left on device"
@@ -202,12 +207,81 @@ static void test_files_full_disk(void **state)
     assert_int_equal(count_files(in_dir("full")), 4);
 }
 
+/* ---- interrupted: the old file kept, no temporary file left ---- */
+
+/* analyze --output, sent sig (Ctrl-C, kill) while it searches, its output
+ * begun: the folder holds what it held, and nothing more. */
+static void interrupt_analyze(int sig)
+{
+    const char *bin = test_engine_path(), *out = in_dir("stop/out.pgn"), *log = in_dir("stop.log");
+    const char *blunder = test_data_path("analyze-blunder.pgn");
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        /* the signals as a terminal gives them (a test runner may ignore them) */
+        signal(SIGINT, SIG_DFL);
+        signal(SIGTERM, SIG_DFL);
+        int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0600), null = open("/dev/null", O_WRONLY);
+        if (fd < 0 || null < 0 || dup2(fd, 2) < 0 || dup2(null, 1) < 0)
+            _exit(127);
+        execl(bin, bin, "analyze", "--time", "60000", "--output", out, blunder, (char *)NULL);
+        _exit(127);
+    }
+    /* its progress line: the search has begun, and the output before it */
+    char text[4096] = "";
+    bool searching = false;
+    for (int i = 0; i < 200 * ep_slow() && !searching; i++) {
+        usleep(50000);
+        FILE *f = fopen(log, "r");
+        if (f) {
+            size_t n = fread(text, 1, sizeof text - 1, f);
+            text[n] = 0;
+            fclose(f);
+        }
+        searching = strstr(text, "positions") != NULL;
+    }
+    kill(pid, sig);
+    int status = 0;
+    bool ended = false;
+    for (int i = 0; i < 200 * ep_slow() && !ended; i++) {
+        ended = waitpid(pid, &status, WNOHANG) == pid;
+        if (!ended)
+            usleep(50000);
+    }
+    if (!ended) {
+        kill(pid, SIGKILL);
+        waitpid(pid, &status, 0);
+        fail_msg("analyze did not end on signal %d", sig);
+    }
+    if (!searching)
+        fail_msg("analyze did not begin its search: '%.500s'", text);
+    if (!WIFSIGNALED(status) || WTERMSIG(status) != sig)
+        fail_msg("analyze ended with status %d, not by signal %d", status, sig);
+    DIR *d = opendir(in_dir("stop"));
+    assert_non_null(d);
+    for (struct dirent *e; (e = readdir(d));)
+        if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..") && strcmp(e->d_name, "out.pgn"))
+            fail_msg("signal %d left %s beside the output", sig, e->d_name);
+    closedir(d);
+    assert_holds(out, "old\n");
+}
+
+static void test_interrupted_leaves_no_temporary(void **state)
+{
+    (void)state;
+    assert_int_equal(mkdir(in_dir("stop"), 0700), 0);
+    write_text(in_dir("stop/out.pgn"), "old\n");
+    interrupt_analyze(SIGINT);
+    interrupt_analyze(SIGTERM);
+}
+
 const struct CMUnitTest *outputs_tests(size_t *count)
 {
     static const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_refused_before_work, setup, NULL),
         cmocka_unit_test(test_stdout_full_disk),
-        cmocka_unit_test_setup_teardown(test_files_full_disk, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_files_full_disk, setup, NULL),
+        cmocka_unit_test_setup_teardown(test_interrupted_leaves_no_temporary, setup, teardown),
     };
     *count = sizeof tests / sizeof tests[0];
     return tests;

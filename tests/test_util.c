@@ -227,6 +227,26 @@ static bool parse_color(const char *text, void *dest)
     return true;
 }
 
+/* The words of "--w": kept, unless one is "bad". */
+typedef struct {
+    const char *const *w;
+    int n, uses;
+} WordsSeen;
+
+static bool take_words(const char *const *w, int n, void *dest, char *why, size_t len)
+{
+    WordsSeen *seen = dest;
+    for (int i = 0; i < n; i++)
+        if (!strcmp(w[i], "bad")) {
+            snprintf(why, len, "word %d is bad", i + 1);
+            return false;
+        }
+    seen->w = w;
+    seen->n = n;
+    seen->uses++;
+    return true;
+}
+
 /* The values and words one command line gives the table below; false
  * with the reason in why. */
 typedef struct {
@@ -238,6 +258,7 @@ typedef struct {
     const char *list[2];
     int nlist;
     int color;
+    WordsSeen words;
     const char *rest[3];
     int nrest;
 } ArgsSeen;
@@ -268,6 +289,7 @@ static bool read_line(const char *line, ArgsSeen *seen, char *why, size_t len)
         ARG_FLAG("--flag", &seen->flag, true),
         ARG_LIST("--list", seen->list, &seen->nlist, 2),
         ARG_CUSTOM("--color", &seen->color, parse_color, "a color: red or black"),
+        ARG_WORDS("--w", &seen->words, 1, take_words),
     };
     const ArgSpec spec = {"t", opts, sizeof opts / sizeof opts[0], seen->rest, 3};
     return args_read(&spec, argc, argv, &seen->nrest, why, len);
@@ -306,6 +328,16 @@ static void test_args(void **state)
     assert_true(a.n == -1);
     assert_true(read_line("", &a, why, sizeof why));
     assert_int_equal(a.nrest, 0);
+    /* several words: up to the next one that begins with "--" ("-x" and "-" are words) */
+    assert_true(read_line("--w|k=v|-x|-|--n|3|f|--w|one|--|g", &a, why, sizeof why));
+    assert_int_equal(a.words.uses, 2);
+    assert_int_equal(a.words.n, 1);
+    assert_string_equal(a.words.w[0], "one");
+    assert_true(a.n == 3 && a.nrest == 2);
+    assert_string_equal(a.rest[0], "f");
+    assert_string_equal(a.rest[1], "g");
+    assert_true(read_line("--w|a|b|c", &a, why, sizeof why));
+    assert_true(a.words.n == 3 && !strcmp(a.words.w[2], "c"));
 
     static const struct {
         const char *line, *why;
@@ -340,6 +372,9 @@ static void test_args(void **state)
         {"-q|1", "t: unknown option '-q'"},
         {"--n=5", "t: unknown option '--n=5'"},
         {"a|b|c|d", "t: too many arguments (at most 3): 'd'"},
+        {"--w", "t: --w needs a value"},
+        {"--w|--n|1", "t: --w needs a value"},
+        {"--w|a|bad", "t: --w: word 2 is bad"},
         {"--help", ""},
         {"--n|5|-h", ""},
     };

@@ -2,6 +2,7 @@
  * generator that found them (`chuhan magics [SEED]` prints this table). */
 #include "bitboard.h"
 
+#include "engine/util/args.h"
 #include "engine/util/num.h"
 #include "engine/util/rng.h"
 
@@ -126,12 +127,18 @@ int magic_generate(uint64_t seed, FILE *out)
 int magic_cli(int argc, char **argv)
 {
     uint64_t seed = 20261129;
-    if (argc > 1 || (argc > 0 && !num_parse_u64(argv[0], &seed))) {
-        if (argc > 1)
-            fprintf(stderr, "magics: one seed only\n");
-        else
-            fprintf(stderr, "magics: the seed must be a number, not '%s'\n", argv[0]);
-        fprintf(stderr, "usage: chuhan magics [SEED]\n");
+    const char *words[1];
+    int nwords;
+    const ArgSpec spec = {"magics", NULL, 0, words, 1};
+    char why[ARGS_WHY_MAX];
+    bool ok = args_read(&spec, argc, argv, &nwords, why, sizeof why);
+    if (ok && nwords && !num_parse_u64(words[0], &seed)) {
+        snprintf(why, sizeof why, "magics: SEED: '%.100s' is not a number from 0 to %llu", words[0],
+                 (unsigned long long)UINT64_MAX);
+        ok = false;
+    }
+    if (!ok) {
+        fprintf(stderr, "%s%susage: chuhan magics [SEED]\n", why, *why ? "\n" : "");
         return 2;
     }
     return magic_generate(seed, stdout) ? 1 : 0;

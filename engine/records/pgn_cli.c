@@ -10,12 +10,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/util/args.h"
 #include "notation.h"
 #include "pgn.h"
 #include "pgn_files.h"
 
-static int usage(void)
+static int usage(const char *why)
 {
+    if (why && *why)
+        fprintf(stderr, "%s\n", why);
     fprintf(stderr,
             "usage: chuhan pgn convert --to uci|iccs|wxf|chinese|chinese-simplified|san [--encoding E] FILE...\n"
             "       chuhan pgn check [--encoding E] FILE...\n"
@@ -53,33 +56,48 @@ static bool write_record(FILE *out, const PgnGame *g, Position *pos, const Move 
     return true;
 }
 
+static bool read_notation(const char *text, void *dest)
+{
+    NotationFormat f;
+    if (!notation_parse_format(text, &f) || f == NOTATION_AUTO)
+        return false;
+    *(NotationFormat *)dest = f;
+    return true;
+}
+
+static bool read_encoding(const char *text, void *enc) { return pgn_parse_encoding(text, enc); }
+
 int pgn_cli(int argc, char **argv)
 {
     if (argc < 1)
-        return usage();
+        return usage(NULL);
     bool convert = !strcmp(argv[0], "convert");
-    if (!convert && strcmp(argv[0], "check"))
-        return usage();
+    if (!convert && strcmp(argv[0], "check")) {
+        char why[160];
+        snprintf(why, sizeof why, "pgn: unknown command '%.100s' (convert or check)", argv[0]);
+        return usage(!strcmp(argv[0], "--help") || !strcmp(argv[0], "-h") ? NULL : why);
+    }
     NotationFormat fmt = NOTATION_AUTO;
     PgnEncoding enc = PGN_ENC_AUTO;
-    int first = 1;
-    for (; first < argc && argv[first][0] == '-' && argv[first][1]; first++) {
-        if (!strcmp(argv[first], "--to") && first + 1 < argc) {
-            if (!notation_parse_format(argv[++first], &fmt) || fmt == NOTATION_AUTO) {
-                fprintf(stderr, "pgn: unknown notation '%s'\n", argv[first]);
-                return usage();
-            }
-        } else if (!strcmp(argv[first], "--encoding") && first + 1 < argc) {
-            if (!pgn_parse_encoding(argv[++first], &enc)) {
-                fprintf(stderr, "pgn: unknown encoding '%s'\n", argv[first]);
-                return usage();
-            }
-        } else {
-            return usage();
-        }
+    const ArgOption opts[] = {
+        ARG_CUSTOM("--to", &fmt, read_notation, "a notation: uci, iccs, wxf, chinese, chinese-simplified or san"),
+        ARG_CUSTOM("--encoding", &enc, read_encoding, "an encoding: auto, utf-8, gbk or big5"),
+    };
+    /* the files, gathered at the front of argv + 1, which they never overtake */
+    char **files = argv + 1;
+    int nfiles;
+    /* check has no --to: it is refused as any unknown option */
+    const ArgSpec spec = {convert ? "pgn convert" : "pgn check", convert ? opts : opts + 1, convert ? 2 : 1,
+                          (const char **)files, argc - 1};
+    char why[ARGS_WHY_MAX];
+    if (!args_read(&spec, argc - 1, files, &nfiles, why, sizeof why))
+        return usage(why);
+    if (convert && fmt == NOTATION_AUTO)
+        return usage("pgn convert: --to is required");
+    if (!nfiles) {
+        snprintf(why, sizeof why, "%s: no FILE to read", spec.tool);
+        return usage(why);
     }
-    if (first >= argc || (convert && fmt == NOTATION_AUTO))
-        return usage();
 
     Position *pos = malloc(sizeof *pos);
     Move *moves = malloc(sizeof(Move) * MAX_GAME_PLY);
@@ -93,7 +111,7 @@ int pgn_cli(int argc, char **argv)
     int status = 0;
     char err[256];
     PgnFiles it;
-    pgn_files_start(&it, argv + first, argc - first, enc, pos, moves, MAX_GAME_PLY, err, sizeof err);
+    pgn_files_start(&it, files, nfiles, enc, pos, moves, MAX_GAME_PLY, err, sizeof err);
     for (PgnFilesEvent ev; (ev = pgn_files_next(&it)) != PGN_FILES_END;)
         switch (ev) {
         case PGN_FILES_OPEN_FAILED:

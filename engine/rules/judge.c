@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "engine/board/movegen.h"
-#include "engine/util/num.h"
+#include "engine/util/args.h"
 #include "rules.h"
 
 /* Why the text is not a legal move here. */
@@ -68,8 +68,10 @@ int rules_judge_game(Position *pos, const char *fen, char *const *moves, int nmo
 
 /* ---- chuhan judge ---- */
 
-static int judge_usage(void)
+static int judge_usage(const char *why)
 {
+    if (why && *why)
+        fprintf(stderr, "%s\n", why);
     fprintf(stderr,
             "usage: chuhan judge [--rule axf|cxa|draw] [--repeats N] [--sixty PLIES] FEN|startpos [moves ...]\n"
             "  FEN as one argument or as its space-separated fields; moves in UCI form, ranks 0-9 (h2e2).\n"
@@ -82,42 +84,34 @@ static int judge_usage(void)
     return 2;
 }
 
+static bool read_rule(const char *text, void *dest)
+{
+    int r = rules_parse(text);
+    if (r < 0)
+        return false;
+    *(int *)dest = r;
+    return true;
+}
+
 int rules_judge_cli(int argc, char **argv)
 {
     int rule = RULE_AXF;
     long repeats = 2, sixty = 120;
+    const ArgOption opts[] = {
+        ARG_CUSTOM("--rule", &rule, read_rule, "a rule: cxa, axf or draw"),
+        ARG_LONG("--repeats", &repeats, 2, 100),
+        ARG_LONG("--sixty", &sixty, 0, 100000),
+    };
+    /* the FEN's fields and the moves, gathered at the front of argv, which they never overtake */
+    int nwords;
+    const ArgSpec spec = {"judge", opts, sizeof opts / sizeof opts[0], (const char **)argv, argc};
+    char why[ARGS_WHY_MAX];
+    if (!args_read(&spec, argc, argv, &nwords, why, sizeof why))
+        return judge_usage(why);
+    if (!nwords)
+        return judge_usage(argc ? "judge: no FEN or startpos" : NULL);
+    argc = nwords;
     int i = 0;
-    for (; i < argc && !strncmp(argv[i], "--", 2); i++) {
-        const char *opt = argv[i];
-        if (!strcmp(opt, "--help"))
-            return judge_usage();
-        if (i + 1 >= argc) {
-            fprintf(stderr, "judge: option %s needs a value\n", opt);
-            return judge_usage();
-        }
-        const char *val = argv[++i];
-        if (!strcmp(opt, "--rule")) {
-            if ((rule = rules_parse(val)) < 0) {
-                fprintf(stderr, "judge: unknown rule set '%s' (use cxa, axf or draw)\n", val);
-                return judge_usage();
-            }
-        } else if (!strcmp(opt, "--repeats")) {
-            if (!num_parse(val, 2, 100, &repeats)) {
-                fprintf(stderr, "judge: --repeats must be a number from 2 to 100, not '%s'\n", val);
-                return judge_usage();
-            }
-        } else if (!strcmp(opt, "--sixty")) {
-            if (!num_parse(val, 0, 100000, &sixty)) {
-                fprintf(stderr, "judge: --sixty must be a number of plies (0 disables), not '%s'\n", val);
-                return judge_usage();
-            }
-        } else {
-            fprintf(stderr, "judge: unknown option %s\n", opt);
-            return judge_usage();
-        }
-    }
-    if (i >= argc)
-        return judge_usage();
 
     /* The FEN: one argument with spaces, "startpos", or the board field
      * followed by the fields that are not moves. */

@@ -81,8 +81,33 @@ static bool store(const char *tool, const ArgOption *o, const char *v, char *why
             return true;
         snprintf(why, len, "%s: %s: '%.100s' is not %s", tool, o->name, v, o->expect);
         return false;
+    case ARG_KIND_WORDS:
+        break; /* read by words() */
     }
     snprintf(why, len, "%s: %s: an option of no known kind", tool, o->name);
+    return false;
+}
+
+/* An option of several words: those after argv[*i] up to the next one
+ * that begins with "--"; *i moves past them. */
+static bool words(const char *tool, const ArgOption *o, int argc, char **argv, int *i, char *why, size_t len)
+{
+    int first = *i + 1, n = 0;
+    while (first + n < argc && strncmp(argv[first + n], "--", 2))
+        n++;
+    *i += n;
+    if (n < o->lmin) {
+        if (o->lmin == 1)
+            snprintf(why, len, "%s: %s needs a value", tool, o->name);
+        else
+            snprintf(why, len, "%s: %s needs %ld values", tool, o->name, o->lmin);
+        return false;
+    }
+    char reason[ARGS_WHY_MAX];
+    reason[0] = 0;
+    if (o->words((const char *const *)argv + first, n, o->dest, reason, sizeof reason))
+        return true;
+    snprintf(why, len, "%s: %s: %s", tool, o->name, *reason ? reason : "refused");
     return false;
 }
 
@@ -117,6 +142,11 @@ bool args_read(const ArgSpec *spec, int argc, char **argv, int *nrest, char *why
             spec->rest[n++] = w;
             if (nrest)
                 *nrest = n;
+            continue;
+        }
+        if (o->kind == ARG_KIND_WORDS) {
+            if (!words(spec->tool, o, argc, argv, &i, why, len))
+                return false;
             continue;
         }
         const char *v = NULL;

@@ -6,7 +6,9 @@
  * as its value (so "--lambda -0.5" is a value, refused by its range);
  * numbers are decimal, whole, within their range (no "nan", "inf", hex
  * or trailing text); other words are the tool's own (files, a FEN), "-"
- * among them, and so is everything after "--".
+ * among them, and so is everything after "--".  An option of several
+ * words (ARG_WORDS: "--engine cmd=X name=Y") takes those up to the next
+ * word that begins with "--".
  *
  *     long epochs = 10;
  *     const ArgOption opts[] = {ARG_LONG("--epochs", &epochs, 1, 100000)};
@@ -30,6 +32,7 @@ typedef enum {
     ARG_KIND_TEXT,   /* const char *, any text (the empty one too) */
     ARG_KIND_LIST,   /* each use appends to a const char *array of lmax */
     ARG_KIND_CUSTOM, /* parse(text, dest); refused as "not <expect>" */
+    ARG_KIND_WORDS,  /* words(w, n, dest, why, len) on the words up to the next "--" one, lmin at least */
 } ArgKind;
 
 typedef struct {
@@ -43,6 +46,8 @@ typedef struct {
     int *count; /* ARG_KIND_LIST: the entries so far */
     bool (*parse)(const char *text, void *dest);
     const char *expect; /* ARG_KIND_CUSTOM: what a value must be ("an encoding: ...") */
+    /* ARG_KIND_WORDS: false with the reason, which follows "TOOL: NAME: " */
+    bool (*words)(const char *const *w, int n, void *dest, char *why, size_t len);
 } ArgOption;
 
 /* The pointer casts are compound literals, so that a destination of the
@@ -56,6 +61,7 @@ typedef struct {
 #define ARG_LIST(n, arr, cnt, cap)                                                                                     \
     {.name = (n), .kind = ARG_KIND_LIST, .dest = (const char **){(arr)}, .count = (cnt), .lmax = (cap)}
 #define ARG_CUSTOM(n, d, fn, what) {.name = (n), .kind = ARG_KIND_CUSTOM, .dest = (d), .parse = (fn), .expect = (what)}
+#define ARG_WORDS(n, d, least, fn) {.name = (n), .kind = ARG_KIND_WORDS, .dest = (d), .lmin = (least), .words = (fn)}
 
 typedef struct {
     const char *tool; /* begins every reason: "train", "book build" */

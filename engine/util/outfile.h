@@ -7,7 +7,9 @@
  * Two ways: outfile_begin/outfile_commit replaces the file whole (written
  * to a fresh temporary file beside it, then renamed over it: readers see
  * the old file or the new one, never half of one); outfile_open writes in
- * place (a match's games, written as they end). */
+ * place (a match's games, written as they end).  On Linux the temporary
+ * file has no name until the commit (O_TMPFILE, where the file system
+ * has it), so that a tool killed while it writes leaves none behind. */
 #ifndef CHUHAN_UTIL_OUTFILE_H
 #define CHUHAN_UTIL_OUTFILE_H
 
@@ -23,7 +25,7 @@ bool outfile_check(const char *path, char *err, size_t errlen);
 typedef struct {
     FILE *f;    /* write here */
     char *path; /* the file to replace */
-    char *tmp;  /* the temporary file beside it */
+    char *tmp;  /* the temporary file beside it (NULL while it has no name) */
 } OutFile;
 
 /* Open a temporary file beside path for writing (binary); false with the

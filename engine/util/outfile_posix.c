@@ -43,32 +43,65 @@ bool outfile_check(const char *path, char *err, size_t errlen)
     return S_ISREG(st.st_mode) ? true : refuse(path, st.st_mode, err, errlen);
 }
 
+/* An unnamed file in the folder of path (Linux's O_TMPFILE): a tool killed
+ * before its commit (Ctrl-C, kill, a crash) leaves nothing behind, since
+ * the file has a name only from the commit.  -1 where the system or the
+ * file system has no such files, or where /proc, through which the file
+ * gets its name, is missing. */
+static int open_unnamed(const char *path)
+{
+#ifdef O_TMPFILE
+    char dir[4096], self[64];
+    outfile_folder(path, dir, sizeof dir);
+    int fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666);
+    if (fd < 0)
+        return -1;
+    snprintf(self, sizeof self, "/proc/self/fd/%d", fd);
+    if (access(self, F_OK) != 0) {
+        close(fd);
+        return -1;
+    }
+    return fd;
+#else
+    (void)path;
+    return -1;
+#endif
+}
+
 bool outfile_begin(OutFile *o, const char *path, char *err, size_t errlen)
 {
     memset(o, 0, sizeof *o);
     if (!outfile_check(path, err, errlen))
         return false;
-    size_t len = strlen(path);
     o->path = strdup(path);
-    o->tmp = malloc(len + 16);
-    if (!o->path || !o->tmp) {
+    if (!o->path) {
         outfile_abort(o);
         return err_set(err, errlen, "out of memory");
     }
-    /* a fresh name: an existing PATH.tmp (a link, a device) is never opened */
-    snprintf(o->tmp, len + 16, "%s.tmp.XXXXXX", path);
-    int fd = mkstemp(o->tmp);
+    int fd = open_unnamed(path);
     if (fd < 0) {
-        int e = errno;
-        free(o->tmp);
-        o->tmp = NULL;
-        outfile_abort(o);
-        return err_set(err, errlen, "cannot write %s: %s", path, strerror(e));
+        /* a named temporary file: what an interrupted tool leaves */
+        size_t len = strlen(path);
+        o->tmp = malloc(len + 16);
+        if (!o->tmp) {
+            outfile_abort(o);
+            return err_set(err, errlen, "out of memory");
+        }
+        /* a fresh name: an existing PATH.tmp (a link, a device) is never opened */
+        snprintf(o->tmp, len + 16, "%s.tmp.XXXXXX", path);
+        fd = mkstemp(o->tmp);
+        if (fd < 0) {
+            int e = errno;
+            free(o->tmp);
+            o->tmp = NULL;
+            outfile_abort(o);
+            return err_set(err, errlen, "cannot write %s: %s", path, strerror(e));
+        }
+        /* mkstemp makes it private (0600); the file gets the usual mode */
+        mode_t mask = umask(0);
+        umask(mask);
+        fchmod(fd, 0666 & ~mask);
     }
-    /* mkstemp makes it private (0600); the file gets the usual mode */
-    mode_t mask = umask(0);
-    umask(mask);
-    fchmod(fd, 0666 & ~mask);
     o->f = fdopen(fd, "wb");
     if (!o->f) {
         int e = errno;
@@ -79,10 +112,39 @@ bool outfile_begin(OutFile *o, const char *path, char *err, size_t errlen)
     return true;
 }
 
+/* The unnamed file of o, written, named beside o->path (o->tmp), to be
+ * renamed over it: the one moment, two system calls long, when a killed
+ * tool would leave it.  0, or the errno value. */
+static int name_unnamed(OutFile *o)
+{
+    size_t len = strlen(o->path) + 48;
+    if (!(o->tmp = malloc(len)))
+        return ENOMEM;
+    char self[64];
+    snprintf(self, sizeof self, "/proc/self/fd/%d", fileno(o->f));
+    for (unsigned k = 0; k < 100; k++) {
+        snprintf(o->tmp, len, "%s.tmp.%ld.%u", o->path, (long)getpid(), k);
+        if (linkat(AT_FDCWD, self, AT_FDCWD, o->tmp, AT_SYMLINK_FOLLOW) == 0)
+            return 0;
+        if (errno != EEXIST)
+            break;
+    }
+    int e = errno;
+    free(o->tmp);
+    o->tmp = NULL;
+    return e;
+}
+
 bool outfile_commit(OutFile *o, char *err, size_t errlen)
 {
     bool ok = o->f && !ferror(o->f);
     int e = ok ? 0 : o->f ? outfile_write_error(o->f) : EIO;
+    if (ok && fflush(o->f) != 0) {
+        ok = false;
+        e = errno;
+    }
+    if (ok && !o->tmp && (e = name_unnamed(o)) != 0)
+        ok = false;
     if (o->f && fclose(o->f) != 0 && ok) {
         ok = false;
         e = errno;
@@ -91,7 +153,6 @@ bool outfile_commit(OutFile *o, char *err, size_t errlen)
     /* the path may have become something else since it was checked */
     char why[512];
     if (ok && !outfile_check(o->path, why, sizeof why)) {
-        remove(o->tmp);
         err_set(err, errlen, "%s", why);
         outfile_abort(o);
         return false;
