@@ -274,9 +274,10 @@ static void drain_locked(PgnGen *g)
         if (g->failed || !s->ready || s->index != g->ordered + 1)
             break;
         /* the trainer holds out whole games: it finds where each begins */
-        if (s->n)
+        if (s->n) {
             nnue_record_mark_game_start(&s->recs[0]);
-        memcpy(g->pending + g->npending, s->recs, sizeof *s->recs * (size_t)s->n);
+            memcpy(g->pending + g->npending, s->recs, sizeof *s->recs * (size_t)s->n);
+        }
         g->npending += (size_t)s->n;
         g->this_run += s->n;
         g->ordered++;
@@ -469,8 +470,8 @@ static bool prepare(PgnGen *g, char *err, size_t errlen)
         return err_set(err, errlen, "%s is the progress of %s (%lld bytes), not of %s (%lld bytes): give another --out",
                        g->note_path, note.pgn_name, note.pgn_bytes, name, pgn_bytes);
     if (out_bytes < note.bytes)
-        return err_set(err, errlen, "%s: %lld bytes, fewer than the %lld its progress note says: damaged", g->out,
-                       out_bytes, note.bytes);
+        return err_set(err, errlen, "%s: %lld bytes, fewer than the %lld its progress note says: damaged (remove it "
+                       "and its note to start again)", g->out, out_bytes, note.bytes);
     if (out_bytes > note.bytes) {
         fprintf(stderr, "datagen: %s: dropping %lld bytes appended after its progress note\n", g->out,
                 out_bytes - note.bytes);
@@ -486,7 +487,8 @@ static bool prepare(PgnGen *g, char *err, size_t errlen)
     }
     if ((long long)good != note.bytes || count != (size_t)note.positions)
         return err_set(err, errlen, "%s: %zu positions in %zu bytes of whole frames, but its progress note says %ld in "
-                       "%lld: damaged", g->out, count, good, note.positions, note.bytes);
+                       "%lld: damaged (remove it and its note to start again)", g->out, count, good, note.positions,
+                       note.bytes);
     for (long i = 0; i < note.games; i++) {
         const PgnGame *game;
         char why[256];
