@@ -50,9 +50,22 @@ ifeq ($(TARGET),windows)
   endif
 else ifeq ($(TARGET),linux)
   EXE :=
-  PLATFORM_OUT := %_windows.c
+  PLATFORM_OUT := %_windows.c %_wasm.c
+else ifeq ($(TARGET),wasm)
+  ifneq ($(origin CC),command line)
+    CC := emcc
+  endif
+  override ARCH := wasm
+  EXE := .js
+  PLATFORM_OUT := %_windows.c engine/util/pages_posix.c
+  ifeq ($(MPI),1)
+    $(error MPI=1 is for Linux clusters: TARGET=wasm builds without it)
+  endif
 else
-  $(error unknown TARGET '$(TARGET)': use linux or windows)
+  $(error unknown TARGET '$(TARGET)': use linux, windows or wasm)
+endif
+ifeq ($(TARGET),windows)
+  PLATFORM_OUT += %_wasm.c
 endif
 
 ifeq ($(ARCH),native)
@@ -70,6 +83,10 @@ else ifeq ($(ARCH),x86-64-popcnt)
 else ifeq ($(ARCH),x86-64-bmi2)
   ARCH_FLAGS := -march=x86-64-v3
   PEXT_AUTO := 1
+else ifeq ($(ARCH),wasm)
+  # WebAssembly's 128-bit SIMD, which every current browser runs
+  ARCH_FLAGS := -msimd128
+  PEXT_AUTO := 0
 else
   $(error unknown ARCH '$(ARCH)': use native, x86-64, x86-64-popcnt or x86-64-bmi2)
 endif
@@ -110,9 +127,32 @@ endif
 # Linux build's job.  The main thread gets the 8 MB stack the search
 # threads have (Windows gives 1 MB).
 ifeq ($(TARGET),windows)
-  ZSTD_WIN := build/zstd-windows
-  CFLAGS_BASE += -D__USE_MINGW_ANSI_STDIO=1 -D_POSIX_THREAD_SAFE_FUNCTIONS -Wno-format -I$(ZSTD_WIN)/include
+  CFLAGS_BASE += -D__USE_MINGW_ANSI_STDIO=1 -D_POSIX_THREAD_SAFE_FUNCTIONS -Wno-format -Ibuild/zstd-windows/include
   LDFLAGS += -static -Wl,--stack,8388608
+endif
+
+# TARGET=wasm: Debian's emscripten builds chuhan.js, chuhan.wasm and (the
+# pthreads' own script) chuhan.worker.js, a Web Worker that speaks the
+# protocols through postMessage (engine/web/pre.js: lines in, lines out;
+# engine/util/webinput_wasm.c: the protocol reads them as stdin).  The
+# search threads are pthreads on shared memory, which a browser gives only
+# to a cross-origin isolated page; main() runs on a pthread of its own
+# (PROXY_TO_PTHREAD), so that the worker's thread stays free for messages.
+# Memory grows to 2 GB (Hash up to 1024 MB; Threads up to 32, each with
+# its 8 MB stack).  zstd is compiled by emcc from Debian's source package
+# (tests/windows/zstd.sh), the book and the net are in the .wasm
+# (engine/util/embed.h).  emcc's own scripts need Debian's node modules.
+ifeq ($(TARGET),wasm)
+  ZSTD_CROSS := build/zstd-wasm
+  export NODE_PATH := /usr/share/nodejs$(if $(NODE_PATH),:$(NODE_PATH))
+  CFLAGS_BASE += -I$(ZSTD_CROSS)/include -DENGINE_THREADS_MAX=32 -DENGINE_HASH_MAX_MB=1024
+  WASM_LDFLAGS := -O3 -sPROXY_TO_PTHREAD -sALLOW_MEMORY_GROWTH=1 -sINITIAL_MEMORY=64MB -sMAXIMUM_MEMORY=2GB \
+      -sTOTAL_STACK=8MB -sENVIRONMENT=worker -sEXIT_RUNTIME=1 \
+      -sEXPORTED_FUNCTIONS=_main,_webinput_push,_malloc,_free --pre-js engine/web/pre.js
+  LDFLAGS += $(WASM_LDFLAGS)
+endif
+ifeq ($(TARGET),windows)
+  ZSTD_CROSS := build/zstd-windows
 endif
 
 override CFLAGS := $(CFLAGS_BASE) $(ARCH_FLAGS) $(OPT) -I. $(EXTRA_CFLAGS)
@@ -127,7 +167,7 @@ MPI_LIBS = $(if $(filter 1,$(MPI)),$(shell mpicc --showme:link))
 comma := ,
 STATIC_ZSTD ?= 0
 ZSTD_LIB := $(if $(filter 1,$(STATIC_ZSTD)),-Wl$(comma)-Bstatic -lzstd -Wl$(comma)-Bdynamic,-lzstd)
-LIBS = $(if $(ZSTD_WIN),$(ZSTD_WIN)/lib/libzstd.a,$(ZSTD_LIB)) -lm $(MPI_LIBS)
+LIBS = $(if $(ZSTD_CROSS),$(ZSTD_CROSS)/lib/libzstd.a,$(ZSTD_LIB)) -lm $(MPI_LIBS)
 ifeq ($(MPI),1)
   COMM_OUT := engine/comm_none.c
 else ifeq ($(MPI),0)
@@ -162,16 +202,23 @@ TESTS := $(BUILD)/chuhan-tests
 # may be running it ("Text file busy"); and only when it differs, so that a
 # second make does nothing.
 all: deps $(ENGINE)
-ifeq ($(SANITIZE)$(BUILD_TAG)$(filter 1,$(TUNE)),)
+ifeq ($(TARGET),wasm)
+	@echo "$(ENGINE): the WebAssembly build ($(basename $(ENGINE)).wasm, $(basename $(ENGINE)).worker.js beside it)"
+else ifeq ($(SANITIZE)$(BUILD_TAG)$(filter 1,$(TUNE)),)
 	@cmp -s $(ENGINE) chuhan$(EXE) || { cp $(ENGINE) chuhan$(EXE).new && mv -f chuhan$(EXE).new chuhan$(EXE) && \
 	    echo "./chuhan$(EXE): the $(ARCH) build$(if $(filter native,$(ARCH)),, (not the native one)), $(ENGINE)"; }
 endif
 
 ifeq ($(TARGET),windows)
-deps: $(ZSTD_WIN)/lib/libzstd.a
-$(ZSTD_WIN)/lib/libzstd.a:
+deps: $(ZSTD_CROSS)/lib/libzstd.a
+$(ZSTD_CROSS)/lib/libzstd.a:
 	@sh tests/windows/deps.sh build
-	sh tests/windows/zstd.sh $(ZSTD_WIN) $(CC) $(WIN_AR)
+	sh tests/windows/zstd.sh $(ZSTD_CROSS) $(CC) $(WIN_AR)
+else ifeq ($(TARGET),wasm)
+deps: $(ZSTD_CROSS)/lib/libzstd.a
+$(ZSTD_CROSS)/lib/libzstd.a:
+	@sh tests/wasm/deps.sh build
+	sh tests/windows/zstd.sh $(ZSTD_CROSS) "$(CC) -pthread" emar
 else
 deps:
 	@MPI=$(MPI) sh tests/deps.sh
@@ -194,7 +241,7 @@ $(BUILD)/engine/comm_mpi.o: OBJ_CFLAGS = $(MPI_CFLAGS)
 # would die of an illegal instruction.
 $(BUILD)/engine/util/cpu.o: engine/util/cpu.c
 	@mkdir -p $(dir $@)
-	$(CC) $(filter-out -mbmi2 -march=%,$(CFLAGS)) -march=x86-64 -DCHUHAN_ARCH='"$(ARCH)"' -c $< -o $@
+	$(CC) $(filter-out -mbmi2 -march=%,$(CFLAGS)) $(if $(filter wasm,$(ARCH)),,-march=x86-64) -DCHUHAN_ARCH='"$(ARCH)"' -c $< -o $@
 
 # The version `chuhan --version` and the protocols' id name give: the
 # release in engine/init.h, then where the tree was built from: a tag
@@ -206,7 +253,7 @@ GIT_HEAD := $(shell git rev-parse --short HEAD 2>/dev/null)
 GIT_TAGGED := $(shell git describe --tags --exact-match --match 'v$(RELEASE)' 2>/dev/null)
 GIT_DIRTY := $(shell git status --porcelain --untracked-files=no 2>/dev/null | head -1)
 VERSION := $(RELEASE)$(if $(GIT_HEAD),$(if $(GIT_TAGGED),,+g$(GIT_HEAD))$(if $(GIT_DIRTY),.dirty))
-TARGET_NAME := $(if $(filter windows,$(TARGET)),Windows,Linux)
+TARGET_NAME := $(if $(filter windows,$(TARGET)),Windows,$(if $(filter wasm,$(TARGET)),WebAssembly,Linux))
 $(BUILD)/version.txt: FORCE
 	@mkdir -p $(dir $@)
 	@echo '$(VERSION) $(ARCH) $(TARGET_NAME)' | cmp -s - $@ || echo '$(VERSION) $(ARCH) $(TARGET_NAME)' >$@
@@ -219,8 +266,8 @@ version:
 engine-path:
 	@echo $(ENGINE)
 
-$(ENGINE): $(LIB_OBJS) $(MAIN_OBJ)
-	$(CC) $^ -o $@ $(LDFLAGS_ALL) $(LIBS)
+$(ENGINE): $(LIB_OBJS) $(MAIN_OBJ) $(if $(filter wasm,$(TARGET)),engine/web/pre.js)
+	$(CC) $(filter %.o,$^) -o $@ $(LDFLAGS_ALL) $(LIBS)
 
 $(TESTS): $(LIB_OBJS) $(TEST_OBJS)
 	$(CC) $^ -o $@ $(LDFLAGS_ALL) $(LIBS) -lcmocka

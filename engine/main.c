@@ -28,6 +28,9 @@
 #include "engine/records/pgn.h"
 #include "engine/rules/rules.h"
 #include "engine/util/outfile.h"
+#ifdef __EMSCRIPTEN__
+#include "engine/util/webinput.h"
+#endif
 #include "eval/nnue_cli.h"
 #include "eval/tune.h"
 #include "init.h"
@@ -129,8 +132,22 @@ static int run(int argc, char **argv)
         int served = cluster_serve(); /* until rank 0 ends the job */
         return status ? status : served;
     }
-    if (argc < 2)
+    if (argc < 2) {
+#ifdef __EMSCRIPTEN__
+        /* in a web page the lines come from the worker's messages */
+        char err[200];
+        FILE *in = webinput_open(err, sizeof err);
+        if (!in) {
+            fprintf(stderr, "chuhan: %s\n", err);
+            return 1;
+        }
+        int status = serve(in, stdout);
+        fclose(in);
+        return status;
+#else
         return serve(stdin, stdout);
+#endif
+    }
     if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
         fputs(USAGE, stdout);
         return 0;

@@ -1,5 +1,5 @@
 #!/bin/sh
-# libzstd for the Windows build (make TARGET=windows), built from Debian's
+# libzstd for the cross builds (make TARGET=windows, TARGET=wasm), built from Debian's
 # own source package of it, so that nothing comes from outside Debian:
 # apt-get source, with a deb-src list of its own (the system's apt
 # configuration is left as it is) naming the mirrors the system already
@@ -8,7 +8,7 @@
 # compiled by the cross compiler into OUT/lib/libzstd.a, with its headers
 # in OUT/include.  Nothing is done when the library is there.
 #
-# usage: zstd.sh OUT CC AR      (the Makefile calls it)
+# usage: zstd.sh OUT CC AR      (the Makefile calls it; CC may hold flags)
 set -eu
 mkdir -p "$1"
 out=$(cd "$1" && pwd) cc=$2 ar=$3
@@ -39,7 +39,7 @@ apt-get -q $apt_o source "libzstd=$pin" >>apt.log 2>&1 || apt-get -q $apt_o sour
     { cat apt.log >&2; exit 1; }
 src=$(find . -maxdepth 1 -type d -name 'libzstd-*' | head -1)
 [ -n "$src" ] && [ -f "$src/lib/zstd.h" ] || { echo "error: no zstd source unpacked in $PWD" >&2; exit 1; }
-echo "zstd for Windows: $(sed -n 's/^Version: //p' ./*.dsc | head -1), compiled by $cc"
+echo "zstd for $(basename "$out"): $(sed -n 's/^Version: //p' ./*.dsc | head -1), compiled by $cc"
 
 # The library's C files; no assembler (the x86-64 decoder's .S is ELF only).
 mkdir -p obj "$out/lib" "$out/include"
