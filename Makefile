@@ -17,8 +17,12 @@
 #   make TARGET=windows   chuhan.exe, cross-compiled with MinGW-w64 (installs it; zstd is
 #                         built from Debian's source package: tests/windows/zstd.sh)
 #   make test-windows     chuhan.exe under Wine: protocol pipe tests, bench nodes = Linux's
-#   make dist             release archives in build/dist: Linux and Windows, portable and BMI2
-# Options: ARCH=native|x86-64|x86-64-popcnt|x86-64-bmi2  PEXT=auto|0|1  MPI=0|1  TUNE=0|1  TARGET=linux|windows
+#   make TARGET=wasm      chuhan.js + chuhan.wasm (+ chuhan.worker.js) in build/emcc-wasm, a Web
+#                         Worker for web pages, with Debian's emscripten (installs it; zstd as above)
+#   make test-wasm        the wasm build in headless Chromium: a game over UCI, stop, bench nodes
+#   make dist             release archives in build/dist: Linux and Windows, portable and BMI2;
+#                         the WebAssembly npm package
+# Options: ARCH=native|x86-64|x86-64-popcnt|x86-64-bmi2  PEXT=auto|0|1  MPI=0|1  TUNE=0|1  TARGET=linux|windows|wasm
 #          SANITIZE=address,undefined|thread  DEBUG=1  WERROR=0  CC=clang  BUILD_TAG=name
 
 ARCH     ?= native
@@ -146,7 +150,7 @@ ifeq ($(TARGET),wasm)
   ZSTD_CROSS := build/zstd-wasm
   export NODE_PATH := /usr/share/nodejs$(if $(NODE_PATH),:$(NODE_PATH))
   CFLAGS_BASE += -I$(ZSTD_CROSS)/include -DENGINE_THREADS_MAX=32 -DENGINE_HASH_MAX_MB=1024
-  WASM_LDFLAGS := -O3 -sPROXY_TO_PTHREAD -sALLOW_MEMORY_GROWTH=1 -sINITIAL_MEMORY=64MB -sMAXIMUM_MEMORY=2GB \
+  WASM_LDFLAGS := -O3 -Wno-pthreads-mem-growth -sPROXY_TO_PTHREAD -sALLOW_MEMORY_GROWTH=1 -sINITIAL_MEMORY=64MB -sMAXIMUM_MEMORY=2GB \
       -sTOTAL_STACK=8MB -sENVIRONMENT=worker -sEXIT_RUNTIME=1 \
       -sEXPORTED_FUNCTIONS=_main,_webinput_push,_malloc,_free --pre-js engine/web/pre.js
   LDFLAGS += $(WASM_LDFLAGS)
@@ -369,9 +373,26 @@ test-windows: all $(TESTS)
 	bash tests/windows/test.sh $(WIN_BUILD)/chuhan.exe $(ENGINE) $(TESTS)
 # ------------------------------------------------------------------------------
 
+# ---- WebAssembly (TARGET=wasm, tests/wasm) ---------------------------------------
+# `make test-wasm`: the WebAssembly build (in its own folder; ./chuhan is
+# left alone) in headless Chromium, from a page served with the isolation
+# headers: a whole game against itself over UCI by postMessage, every move
+# checked, stop during go infinite, and bench nodes equal to the native
+# build's (tests/wasm/test.sh; logs in build/wasm-test).  Installs
+# emscripten and Chromium when missing; when they cannot be installed it
+# says "test-wasm: SKIPPED" and exits 77 (.ci/run skips).
+WASM_BUILD := build/emcc-wasm
+.PHONY: test-wasm
+test-wasm: all
+	@sh tests/wasm/deps.sh test || { echo "test-wasm: SKIPPED: emscripten or Chromium cannot be installed"; exit 77; }
+	@$(MAKE) --no-print-directory TARGET=wasm BUILD_TAG= $(WASM_BUILD)/chuhan.js
+	bash tests/wasm/test.sh $(WASM_BUILD) $(ENGINE)
+# ------------------------------------------------------------------------------
+
 # ---- Release archives (tests/release) -------------------------------------------
 # `make dist`: build/dist/chuhan-VERSION-{linux,windows}-x86-64[-bmi2].{tar.gz,zip},
-# each a folder with the binary, README.md and LICENSE: four builds, the
+# each a folder with the binary, README.md and LICENSE, and the WebAssembly
+# npm package chuhan-wasm-VERSION.tgz (engine/web): five builds, the
 # Linux ones in their own folders (BUILD_TAG=dist; ./chuhan is left alone),
 # libzstd linked in.  `make test-dist` unpacks the portable Linux archive and runs it from
 # another folder (and the Windows ones under Wine when it is installed).

@@ -12,6 +12,9 @@ if (!Module['ENVIRONMENT_IS_PTHREAD'] && typeof importScripts === 'function') {
         function post(line) { postMessage(line); }
         Module['print'] = Module['print'] || post;
         Module['printErr'] = Module['printErr'] || post;
+        if (!self.crossOriginIsolated)
+            post('info string chuhan.js needs a cross-origin isolated page (served with Cross-Origin-Opener-Policy: '
+                 + 'same-origin and Cross-Origin-Embedder-Policy: require-corp): its threads share memory');
 
         // Lines wait here until the protocol's queue exists (main() makes
         // it, engine/util/webinput_wasm.c, and calls chuhanFlush).
