@@ -30,13 +30,13 @@
 #define EMBED_CLOSE_ ".popsection\n"
 #endif
 
-#define EMBED_FILE(name, path)                                                                                   \
-    __asm__(EMBED_OPEN_(#name) ".balign 16\n"                                                                     \
-            ".globl " #name "_start\n" EMBED_HIDE_(#name "_start") #name "_start:\n"                             \
-            ".incbin \"" path "\"\n" EMBED_SIZE_(#name "_start", ". - " #name "_start")                        \
-            ".globl " #name "_end\n" EMBED_HIDE_(#name "_end") #name "_end:\n"                                   \
-            ".byte 0\n" EMBED_SIZE_(#name "_end", "1") EMBED_CLOSE_);                                            \
-    extern const unsigned char name##_start[];                                                                   \
+#define EMBED_FILE(name, path)                                                                                       \
+    __asm__(EMBED_OPEN_(#name) ".balign 16\n"                                                                        \
+            ".globl " #name "_start\n" EMBED_HIDE_(#name "_start") #name "_start:\n"                                 \
+            ".incbin \"" path "\"\n" EMBED_SIZE_(#name "_start", ". - " #name "_start")                              \
+            ".globl " #name "_end\n" EMBED_HIDE_(#name "_end") #name "_end:\n"                                       \
+            ".byte 0\n" EMBED_SIZE_(#name "_end", "1") EMBED_CLOSE_);                                                \
+    extern const unsigned char name##_start[];                                                                       \
     extern const unsigned char name##_end[]
 
 #endif

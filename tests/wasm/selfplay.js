@@ -1,8 +1,8 @@
 // The test page's driver: the engine in a Web Worker, spoken to as a web
 // board does (postMessage in, a line per message out), plays a whole game
 // against itself over UCI, every move checked by xiangqi.js and shown;
-// then `stop` during `go infinite`, and `chuhan bench` in a worker of its
-// own against the native node count.  Parameters in the page's URL:
+// then `stop` during `go infinite`, UCCI and xboard, and `chuhan bench` in
+// a worker of its own against the native node count.  Parameters in the page's URL:
 //   engine=URL of chuhan.js   bench=the native bench's node count
 //   threads=N for the game (default 2)
 //   measure=words: a command line to run and report (chuhan.js?words)
@@ -20,6 +20,7 @@ function log(ok, text) {
     checks.push(line);
     if (!ok) failed = true;
     document.getElementById('log').textContent += line + '\n';
+    console.log('check: ' + line);
 }
 
 // An engine in a worker: lines out as they come, and a wait for the first
@@ -134,6 +135,32 @@ async function stopInfinite(engine) {
     log(Xiangqi.play(pos, move) !== null, 'stop during go infinite: ' + line + ' after ' + ms + ' ms');
 }
 
+// UCCI and xboard, each in a worker of its own: the handshake and a move.
+async function otherProtocols() {
+    const ucci = new Engine(engineUrl);
+    try {
+        ucci.send('ucci');
+        await ucci.wait(/^ucciok$/, 60000, 'ucciok');
+        ucci.send('position startpos');
+        ucci.send('go depth 6');
+        const line = await ucci.wait(/^bestmove /, 30000, 'a UCCI bestmove');
+        log(Xiangqi.play(Xiangqi.parse(Xiangqi.START), line.split(' ')[1]) !== null, 'UCCI: ' + line);
+    } finally {
+        ucci.terminate();
+    }
+    const xboard = new Engine(engineUrl);
+    try {
+        xboard.send('xboard');
+        xboard.send('protover 2');
+        await xboard.wait(/^feature .*done=1/, 60000, 'the xboard features');
+        for (const line of ['new', 'variant xiangqi', 'sd 6', 'go']) xboard.send(line);
+        const line = await xboard.wait(/^move /, 30000, 'an xboard move');
+        log(/^move [a-i][0-9]+[a-i][0-9]+$/.test(line), 'xboard: ' + line);
+    } finally {
+        xboard.terminate();
+    }
+}
+
 // `chuhan bench` in a worker of its own: its node count and speed.
 async function runCommand(words, until, ms) {
     const sep = engineUrl.includes('?') ? '&' : '?';
@@ -171,6 +198,7 @@ async function main() {
         if (moves) output.game = moves.join(' ');
         await stopInfinite(engine);
         engine.send('quit');
+        await otherProtocols();
         const expect = params.get('bench');
         if (expect) {
             const lines = await runCommand('bench', /^Nodes searched/, 600000);

@@ -7,7 +7,8 @@
 #   2. plays a whole game against itself, on 2 threads, every move checked
 #      legal by the page's own rules (xiangqi.js) and the board shown;
 #   3. sends stop during go infinite (isready answered while it searches)
-#      and gets a legal bestmove;
+#      and gets a legal bestmove; then UCCI and xboard, each in a worker of
+#      its own, answer their handshake and play a move;
 #   4. runs chuhan.js?bench in a worker of its own: the node count is the
 #      native build's (its `bench`, run here first), and the speed is shown
 #      against the native one's;
