@@ -17,9 +17,10 @@
 #   make TARGET=windows   chuhan.exe, cross-compiled with MinGW-w64 (installs it; zstd is
 #                         built from Debian's source package: tests/windows/zstd.sh)
 #   make test-windows     chuhan.exe under Wine: protocol pipe tests, bench nodes = Linux's
-#   make TARGET=wasm      chuhan.js + chuhan.wasm (+ chuhan.worker.js) in build/emcc-wasm, a Web
-#                         Worker for web pages, with Debian's emscripten (installs it; zstd as above)
-#   make test-wasm        the wasm build in headless Chromium: a game over UCI, stop, bench nodes
+#   make TARGET=wasm      chuhan.js + chuhan.wasm in build/emcc-wasm, a Web Worker for web pages
+#                         (threads where the page is cross-origin isolated, chuhan-single.js
+#                         otherwise), with Debian's emscripten (installs it; zstd as above)
+#   make test-wasm        the wasm builds in headless Chromium: a game over UCI, stop, bench nodes
 #   make dist             release archives in build/dist: Linux and Windows, portable and BMI2;
 #                         the WebAssembly npm package
 # Options: ARCH=native|x86-64|x86-64-popcnt|x86-64-bmi2  PEXT=auto|0|1  MPI=0|1  TUNE=0|1  TARGET=linux|windows|wasm
@@ -137,22 +138,38 @@ endif
 
 # TARGET=wasm: Debian's emscripten builds chuhan.js, chuhan.wasm and (the
 # pthreads' own script) chuhan.worker.js, a Web Worker that speaks the
-# protocols through postMessage (engine/web/pre.js: lines in, lines out;
+# protocols through postMessage (engine/web/start.js: lines in, lines out;
 # engine/util/webinput_wasm.c: the protocol reads them as stdin).  The
 # search threads are pthreads on shared memory, which a browser gives only
 # to a cross-origin isolated page; main() runs on a pthread of its own
 # (PROXY_TO_PTHREAD), so that the worker's thread stays free for messages.
-# Memory grows to 2 GB (Hash up to 1024 MB; Threads up to 32, each with
-# its 8 MB stack).  zstd is compiled by emcc from Debian's source package
-# (tests/windows/zstd.sh), the book and the net are in the .wasm
+# Elsewhere chuhan.js loads chuhan-single.js and chuhan-single.wasm, the
+# same engine built without pthreads (WASM_SINGLE=1, a folder of its own,
+# copied beside): its threads are fibers on the worker's one thread,
+# switched cooperatively (engine/util/coop.h, over Asyncify), and Threads
+# is 1.  Memory grows to 2 GB (Hash up to 1024 MB; Threads up to 32, each
+# with its 8 MB stack).  zstd is compiled by emcc from Debian's source
+# package (tests/windows/zstd.sh), the book and the net are in the .wasm
 # (engine/util/embed.h).  emcc's own scripts need Debian's node modules.
+WASM_SINGLE ?= 0
+ENGINE_NAME := chuhan
 ifeq ($(TARGET),wasm)
-  ZSTD_CROSS := build/zstd-wasm
   export NODE_PATH := /usr/share/nodejs$(if $(NODE_PATH),:$(NODE_PATH))
-  CFLAGS_BASE += -I$(ZSTD_CROSS)/include -DENGINE_THREADS_MAX=32 -DENGINE_HASH_MAX_MB=1024
-  WASM_LDFLAGS := -O3 -Wno-pthreads-mem-growth -sPROXY_TO_PTHREAD -sALLOW_MEMORY_GROWTH=1 -sINITIAL_MEMORY=64MB -sMAXIMUM_MEMORY=2GB \
-      -sTOTAL_STACK=8MB -sENVIRONMENT=worker -sEXIT_RUNTIME=1 \
-      -sEXPORTED_FUNCTIONS=_main,_webinput_push,_malloc,_free --pre-js engine/web/pre.js
+  WASM_LDFLAGS := -O3 -sALLOW_MEMORY_GROWTH=1 -sINITIAL_MEMORY=64MB -sMAXIMUM_MEMORY=2GB -sTOTAL_STACK=8MB \
+      -sENVIRONMENT=worker -sEXIT_RUNTIME=1 -sMODULARIZE=1 --extern-post-js engine/web/start.js \
+      -sEXPORTED_FUNCTIONS=_main,_webinput_push,_malloc,_free -sEXPORTED_RUNTIME_METHODS=stringToUTF8,lengthBytesUTF8
+  ifeq ($(WASM_SINGLE),1)
+    ZSTD_CROSS := build/zstd-wasm-single
+    ENGINE_NAME := chuhan-single
+    CFLAGS_BASE := $(filter-out -pthread,$(CFLAGS_BASE)) -DCHUHAN_COOP -include engine/util/coop.h -DENGINE_THREADS_MAX=1
+    WASM_LDFLAGS += -sEXPORT_NAME=ChuhanSingle -sASYNCIFY=1
+  else
+    ZSTD_CROSS := build/zstd-wasm
+    CFLAGS_BASE += -DENGINE_THREADS_MAX=32
+    WASM_LDFLAGS += -sEXPORT_NAME=Chuhan -sPROXY_TO_PTHREAD -Wno-pthreads-mem-growth
+    PLATFORM_OUT += engine/util/coop_wasm.c
+  endif
+  CFLAGS_BASE += -I$(ZSTD_CROSS)/include -DENGINE_HASH_MAX_MB=1024
   LDFLAGS += $(WASM_LDFLAGS)
 endif
 ifeq ($(TARGET),windows)
@@ -160,7 +177,7 @@ ifeq ($(TARGET),windows)
 endif
 
 override CFLAGS := $(CFLAGS_BASE) $(ARCH_FLAGS) $(OPT) -I. $(EXTRA_CFLAGS)
-LDFLAGS_ALL := -pthread $(if $(SANITIZE),-fsanitize=$(SANITIZE)) $(LDFLAGS)
+LDFLAGS_ALL := $(if $(filter 1,$(WASM_SINGLE)),,-pthread) $(if $(SANITIZE),-fsanitize=$(SANITIZE)) $(LDFLAGS)
 # MPI=1: engine/comm_mpi.c in place of engine/comm_none.c (the one file
 # that knows MPI), compiled and linked with the flags of Open MPI's
 # wrapper, read when first used: after `deps` has installed it.
@@ -181,7 +198,7 @@ else
 endif
 
 # One build folder per configuration, so sanitizer and release objects never mix.
-CONFIG := $(notdir $(firstword $(CC)))-$(ARCH)$(if $(filter 1,$(USE_PEXT)),-pext)$(if $(filter 1,$(MPI)),-mpi)$(if $(SANITIZE),-$(subst $(comma),-,$(SANITIZE)))$(if $(filter 1,$(DEBUG)),-debug)$(if $(filter 1,$(TUNE)),-tune)
+CONFIG := $(notdir $(firstword $(CC)))-$(ARCH)$(if $(filter 1,$(WASM_SINGLE)),-single)$(if $(filter 1,$(USE_PEXT)),-pext)$(if $(filter 1,$(MPI)),-mpi)$(if $(SANITIZE),-$(subst $(comma),-,$(SANITIZE)))$(if $(filter 1,$(DEBUG)),-debug)$(if $(filter 1,$(TUNE)),-tune)
 # BUILD_TAG=name keeps a separate build folder (and leaves ./chuhan alone),
 # for several builds of one tree at once.
 BUILD_TAG ?=
@@ -196,7 +213,7 @@ MAIN_OBJ := $(BUILD)/engine/main.o
 TEST_SRCS := $(wildcard tests/*.c)
 TEST_OBJS := $(TEST_SRCS:%.c=$(BUILD)/%.o)
 
-ENGINE := $(BUILD)/chuhan$(EXE)
+ENGINE := $(BUILD)/$(ENGINE_NAME)$(EXE)
 TESTS := $(BUILD)/chuhan-tests
 
 .PHONY: all deps test check-layers bench bench-smp perft-full install clean
@@ -207,7 +224,7 @@ TESTS := $(BUILD)/chuhan-tests
 # second make does nothing.
 all: deps $(ENGINE)
 ifeq ($(TARGET),wasm)
-	@echo "$(ENGINE): the WebAssembly build ($(basename $(ENGINE)).wasm, $(basename $(ENGINE)).worker.js beside it)"
+	@echo "$(ENGINE): the WebAssembly build$(if $(filter 1,$(WASM_SINGLE)),, (the .wasm, .worker.js and chuhan-single.js and .wasm beside it))"
 else ifeq ($(SANITIZE)$(BUILD_TAG)$(filter 1,$(TUNE)),)
 	@cmp -s $(ENGINE) chuhan$(EXE) || { cp $(ENGINE) chuhan$(EXE).new && mv -f chuhan$(EXE).new chuhan$(EXE) && \
 	    echo "./chuhan$(EXE): the $(ARCH) build$(if $(filter native,$(ARCH)),, (not the native one)), $(ENGINE)"; }
@@ -222,7 +239,7 @@ else ifeq ($(TARGET),wasm)
 deps: $(ZSTD_CROSS)/lib/libzstd.a
 $(ZSTD_CROSS)/lib/libzstd.a:
 	@sh tests/wasm/deps.sh build
-	sh tests/windows/zstd.sh $(ZSTD_CROSS) "$(CC) -pthread" emar
+	sh tests/windows/zstd.sh $(ZSTD_CROSS) "$(CC)$(if $(filter 1,$(WASM_SINGLE)),, -pthread)" emar
 else
 deps:
 	@MPI=$(MPI) sh tests/deps.sh
@@ -270,8 +287,22 @@ version:
 engine-path:
 	@echo $(ENGINE)
 
-$(ENGINE): $(LIB_OBJS) $(MAIN_OBJ) $(if $(filter wasm,$(TARGET)),engine/web/pre.js)
+$(ENGINE): $(LIB_OBJS) $(MAIN_OBJ) $(if $(filter wasm,$(TARGET)),engine/web/start.js)
 	$(CC) $(filter %.o,$^) -o $@ $(LDFLAGS_ALL) $(LIBS)
+
+# The threads-less build, made in its own folder and copied beside chuhan.js,
+# which loads it where the page is not isolated.
+ifeq ($(TARGET)$(WASM_SINGLE),wasm0)
+SINGLE_BUILD := build/$(subst -$(ARCH),-$(ARCH)-single,$(CONFIG))$(if $(BUILD_TAG),-$(BUILD_TAG))
+all: $(BUILD)/chuhan-single.js
+.PHONY: wasm-single
+wasm-single:
+	@$(MAKE) --no-print-directory TARGET=wasm WASM_SINGLE=1 BUILD_TAG=$(BUILD_TAG) $(SINGLE_BUILD)/chuhan-single.js
+$(BUILD)/chuhan-single.js: wasm-single
+	@mkdir -p $(BUILD)
+	@cmp -s $(SINGLE_BUILD)/chuhan-single.wasm $(BUILD)/chuhan-single.wasm || cp $(SINGLE_BUILD)/chuhan-single.wasm $(BUILD)/
+	@cmp -s $(SINGLE_BUILD)/chuhan-single.js $@ || cp $(SINGLE_BUILD)/chuhan-single.js $@
+endif
 
 $(TESTS): $(LIB_OBJS) $(TEST_OBJS)
 	$(CC) $^ -o $@ $(LDFLAGS_ALL) $(LIBS) -lcmocka
@@ -376,8 +407,9 @@ test-windows: all $(TESTS)
 # ---- WebAssembly (TARGET=wasm, tests/wasm) ---------------------------------------
 # `make test-wasm`: the WebAssembly build (in its own folder; ./chuhan is
 # left alone) in headless Chromium, from a page served with the isolation
-# headers: a whole game against itself over UCI by postMessage, every move
-# checked, stop during go infinite, and bench nodes equal to the native
+# headers and again without them (the single-thread build): a whole game
+# against itself over UCI by postMessage, every move checked, stop during
+# go infinite, UCCI and xboard, and bench nodes equal to the native
 # build's (tests/wasm/test.sh; logs in build/wasm-test).  Installs
 # emscripten and Chromium when missing; when they cannot be installed it
 # says "test-wasm: SKIPPED" and exits 77 (.ci/run skips).

@@ -27,6 +27,7 @@
 #include "engine/protocol/uci.h"
 #include "engine/records/pgn.h"
 #include "engine/rules/rules.h"
+#include "engine/util/coop.h"
 #include "engine/util/outfile.h"
 #ifdef __EMSCRIPTEN__
 #include "engine/util/webinput.h"
@@ -162,7 +163,7 @@ static int run(int argc, char **argv)
     return usage();
 }
 
-int main(int argc, char **argv)
+static int chuhan_main(int argc, char **argv)
 {
     char err[300];
     if (!comm_init(&argc, &argv, err, sizeof err)) {
@@ -179,3 +180,7 @@ int main(int argc, char **argv)
     comm_finish(clean);
     return status;
 }
+
+/* Where threads are fibers (the single-thread WebAssembly build,
+ * engine/util/coop.h), the program runs as the first of them. */
+int main(int argc, char **argv) { return coop_main(chuhan_main, argc, argv); }

@@ -11,6 +11,7 @@
 
 #include "engine/board/movegen.h"
 #include "engine/rules/rules.h"
+#include "engine/util/coop.h"
 #include "eval/eval.h"
 #include "movepick.h"
 #include "params.h"
@@ -107,6 +108,7 @@ static void update_pv(Move *pv, Move move, const Move *child)
 
 static void check_time(SearchThread *th)
 {
+    coop_point(); /* where threads are fibers (engine/util/coop.h), the others' turn */
     SearchShared *sh = th->shared;
     if (sh->limits.nodes && search_nodes(sh) >= sh->limits.nodes)
         search_stop_when_allowed(sh);
@@ -134,6 +136,10 @@ static inline void count_node(SearchThread *th)
                 search_stop_when_allowed(sh);
             else if (sh->tm.use_time && (++th->calls & 1023) == 0)
                 check_time(th);
+#ifdef CHUHAN_COOP
+            else if ((++th->calls & 1023) == 0)
+                coop_point(); /* a search by nodes alone lets the protocol in too */
+#endif
         } else if ((++th->calls & (sh->limits.nodes ? 63 : 1023)) == 0) {
             check_time(th);
         }

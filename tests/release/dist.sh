@@ -8,7 +8,8 @@
 # chuhan.exe), README.md and LICENSE; and
 #   chuhan-wasm-VERSION.tgz                 the WebAssembly build for web pages,
 # an npm package (its folder package/: chuhan.js, chuhan.wasm,
-# chuhan.worker.js, package.json, its README from engine/web, LICENSE),
+# chuhan.worker.js, chuhan-single.js, chuhan-single.wasm, package.json, its
+# README from engine/web, LICENSE),
 # for `npm install ./chuhan-wasm-VERSION.tgz`; not published.  (AMD before Zen 3 has BMI2 but runs
 # its PEXT slowly: the portable build is the faster one there.)
 #
@@ -66,7 +67,10 @@ case $release in *.*.*) ;; *) release=$release.0 ;; esac
 semver=$release$meta
 stage=$(mktemp -d)
 mkdir "$stage/package"
-cp "$wasm_dir/chuhan.js" "$wasm_dir/chuhan.wasm" "$wasm_dir/chuhan.worker.js" engine/web/README.md LICENSE "$stage/package/"
+for f in chuhan.js chuhan.wasm chuhan.worker.js chuhan-single.js chuhan-single.wasm; do
+    cp "$wasm_dir/$f" "$stage/package/"
+done
+cp engine/web/README.md LICENSE "$stage/package/"
 sed "s/@VERSION@/$semver/" engine/web/package.json >"$stage/package/package.json"
 rm -f "$out/chuhan-wasm-$version.tgz"
 tar -C "$stage" --owner=0 --group=0 -czf "$out/chuhan-wasm-$version.tgz" package

@@ -12,8 +12,10 @@
 #   4. runs chuhan.js?bench in a worker of its own: the node count is the
 #      native build's (its `bench`, run here first), and the speed is shown
 #      against the native one's;
-#   5. served without the isolation headers, the engine says at once that
-#      it needs them (no shared memory for its threads).
+#   5. all of it again from the page served without the isolation headers,
+#      where chuhan.js has no shared memory and runs chuhan-single.js, the
+#      build whose threads are fibers on one thread: Threads is 1 at most,
+#      and stop must still reach the protocol while the search runs.
 # Usage: tests/wasm/test.sh BUILD_DIR NATIVE_ENGINE (make test-wasm passes
 # them); the page's report and Chromium's log in build/wasm-test.
 set -uo pipefail
@@ -24,10 +26,12 @@ NATIVE=$(realpath "$2")
 OUT=$(mkdir -p build/wasm-test && realpath build/wasm-test)
 say() { printf 'test-wasm: %s\n' "$*"; }
 start=$(date +%s)
-for f in chuhan.js chuhan.wasm chuhan.worker.js; do
+files="chuhan.js chuhan.wasm chuhan.worker.js chuhan-single.js chuhan-single.wasm"
+for f in $files; do
     [ -f "$BUILD/$f" ] || { say "FAILED: no $BUILD/$f"; exit 1; }
 done
-say "sizes: $(cd "$BUILD" && wc -c chuhan.js chuhan.wasm chuhan.worker.js | awk '$2 != "total" {printf "%s %d kB  ", $2, $1 / 1024}')"
+# shellcheck disable=SC2086
+say "sizes: $(cd "$BUILD" && wc -c $files | awk '$2 != "total" {printf "%s %d kB  ", $2, $1 / 1024}')"
 
 "$NATIVE" bench >"$OUT/native-bench.txt" 2>&1 || { say "FAILED: the native bench"; exit 1; }
 nodes=$(sed -n 's/^Nodes searched *: *//p' "$OUT/native-bench.txt")
@@ -71,13 +75,15 @@ PY
 
 failures=0
 run_page isolated "engine=/$BUILD/chuhan.js&bench=$nodes" || failures=$((failures + 1))
-run_page plain "engine=/$BUILD/chuhan.js" --no-isolation || failures=$((failures + 1))
-wasm_nps=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["output"].get("bench_nps", 0))' \
-    "$OUT/isolated/report.json" 2>/dev/null)
-if [ -n "$wasm_nps" ] && [ "$wasm_nps" != 0 ] && [ -n "$native_nps" ]; then
-    say "bench speed in the browser: $wasm_nps nodes/second, $(awk -v w="$wasm_nps" -v n="$native_nps" \
-        'BEGIN { printf "%.2f", w / n }') of the native build's"
-fi
+run_page plain "engine=/$BUILD/chuhan.js&bench=$nodes" --no-isolation || failures=$((failures + 1))
+for page in isolated plain; do
+    wasm_nps=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["output"].get("bench_nps", 0))' \
+        "$OUT/$page/report.json" 2>/dev/null)
+    if [ -n "$wasm_nps" ] && [ "$wasm_nps" != 0 ] && [ -n "$native_nps" ]; then
+        say "$page: bench speed in the browser: $wasm_nps nodes/second, $(awk -v w="$wasm_nps" \
+            -v n="$native_nps" 'BEGIN { printf "%.2f", w / n }') of the native build's"
+    fi
+done
 
 if [ $failures = 0 ]; then
     say "all passed in $(($(date +%s) - start)) s"
