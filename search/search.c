@@ -134,12 +134,8 @@ static inline void count_node(SearchThread *th)
              * the node limit still ends the search, whichever comes first. */
             if (n >= sh->limits.nodes)
                 search_stop_when_allowed(sh);
-            else if (sh->tm.use_time && (++th->calls & 1023) == 0)
-                check_time(th);
-#ifdef CHUHAN_COOP
             else if ((++th->calls & 1023) == 0)
-                coop_point(); /* a search by nodes alone lets the protocol in too */
-#endif
+                check_time(th); /* the clock, when one is given too; where threads are fibers, the others' turn */
         } else if ((++th->calls & (sh->limits.nodes ? 63 : 1023)) == 0) {
             check_time(th);
         }
