@@ -417,7 +417,7 @@ WASM_BUILD := build/emcc-wasm
 .PHONY: test-wasm
 test-wasm: all
 	@sh tests/wasm/deps.sh test || { echo "test-wasm: SKIPPED: emscripten or Chromium cannot be installed"; exit 77; }
-	@$(MAKE) --no-print-directory TARGET=wasm BUILD_TAG= $(WASM_BUILD)/chuhan.js
+	@$(MAKE) --no-print-directory TARGET=wasm BUILD_TAG= all
 	bash tests/wasm/test.sh $(WASM_BUILD) $(ENGINE)
 # ------------------------------------------------------------------------------
 
