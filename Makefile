@@ -22,10 +22,14 @@
 #                         is built from Debian's source package, as for Windows)
 #   make test-arm64       the arm64 build and its test suite under qemu-aarch64: perft, bench
 #                         nodes = x86-64's, protocol tests, a match
+#   make TARGET=wasm      chuhan.js + chuhan.wasm in build/emcc-wasm, a Web Worker for web pages
+#                         (threads where the page is cross-origin isolated, chuhan-single.js
+#                         otherwise), with Debian's emscripten (installs it; zstd as above)
+#   make test-wasm        the wasm builds in headless Chromium: a game over UCI, stop, bench nodes
 #   make dist             release archives in build/dist: Linux and Windows, portable and BMI2;
-#                         Linux arm64
+#                         Linux arm64; the WebAssembly npm package
 # Options: ARCH=native|x86-64|x86-64-popcnt|x86-64-bmi2|armv8-a  PEXT=auto|0|1  MPI=0|1  TUNE=0|1
-#          TARGET=linux|windows|linux-arm64
+#          TARGET=linux|windows|linux-arm64|wasm
 #          SANITIZE=address,undefined|thread  DEBUG=1  WERROR=0  CC=clang  BUILD_TAG=name
 
 ARCH     ?= native
@@ -59,7 +63,7 @@ ifeq ($(TARGET),windows)
   endif
 else ifeq ($(TARGET),linux)
   EXE :=
-  PLATFORM_OUT := %_windows.c
+  PLATFORM_OUT := %_windows.c %_wasm.c
 # TARGET=linux-arm64: AArch64 Linux by Debian's cross compiler, linked
 # statically (the C library and libzstd in the file), so that one binary
 # runs on any AArch64 Linux kernel: a Raspberry Pi's Debian and an Android
@@ -75,7 +79,7 @@ else ifeq ($(TARGET),linux-arm64)
   CMOCKA_CROSS := build/cmocka-linux-arm64
   EXE :=
   ROOT_COPY := chuhan-arm64
-  PLATFORM_OUT := %_windows.c
+  PLATFORM_OUT := %_windows.c %_wasm.c
   ifeq ($(origin ARCH),file)
     ARCH := armv8-a
   endif
@@ -85,8 +89,23 @@ else ifeq ($(TARGET),linux-arm64)
   ifeq ($(MPI),1)
     $(error MPI=1 is for x86-64 Linux clusters: TARGET=linux-arm64 builds without it)
   endif
+else ifeq ($(TARGET),wasm)
+  ifneq ($(origin CC),command line)
+    CC := emcc
+  endif
+  CROSS_AR := emar
+  CROSS_DEPS := tests/wasm/deps.sh
+  override ARCH := wasm
+  EXE := .js
+  PLATFORM_OUT := %_windows.c engine/util/pages_posix.c
+  ifeq ($(MPI),1)
+    $(error MPI=1 is for Linux clusters: TARGET=wasm builds without it)
+  endif
 else
-  $(error unknown TARGET '$(TARGET)': use linux, windows or linux-arm64)
+  $(error unknown TARGET '$(TARGET)': use linux, windows, linux-arm64 or wasm)
+endif
+ifeq ($(TARGET),windows)
+  PLATFORM_OUT += %_wasm.c
 endif
 ROOT_COPY ?= chuhan$(EXE)
 
@@ -107,6 +126,10 @@ else ifeq ($(ARCH),x86-64-bmi2)
   PEXT_AUTO := 1
 else ifeq ($(ARCH),armv8-a)
   ARCH_FLAGS := -march=armv8-a
+  PEXT_AUTO := 0
+else ifeq ($(ARCH),wasm)
+  # WebAssembly's 128-bit SIMD, which every current browser runs
+  ARCH_FLAGS := -msimd128
   PEXT_AUTO := 0
 else
   $(error unknown ARCH '$(ARCH)': use native, x86-64, x86-64-popcnt, x86-64-bmi2 or armv8-a)
@@ -159,8 +182,46 @@ ifneq ($(ZSTD_CROSS),)
   CFLAGS_BASE += -I$(ZSTD_CROSS)/include $(if $(CMOCKA_CROSS),-I$(CMOCKA_CROSS)/include)
 endif
 
+# TARGET=wasm: Debian's emscripten builds chuhan.js, chuhan.wasm and (the
+# pthreads' own script) chuhan.worker.js, a Web Worker that speaks the
+# protocols through postMessage (engine/web/start.js: lines in, lines out;
+# engine/util/webinput_wasm.c: the protocol reads them as stdin).  The
+# search threads are pthreads on shared memory, which a browser gives only
+# to a cross-origin isolated page; main() runs on a pthread of its own
+# (PROXY_TO_PTHREAD), so that the worker's thread stays free for messages.
+# Elsewhere chuhan.js loads chuhan-single.js and chuhan-single.wasm, the
+# same engine built without pthreads (WASM_SINGLE=1, a folder of its own,
+# copied beside): its threads are fibers on the worker's one thread,
+# switched cooperatively (engine/util/coop.h, over Asyncify), and Threads
+# is 1.  Memory grows to 2 GB (Hash up to 1024 MB; Threads up to 32, each
+# with its 8 MB stack).  zstd is compiled by emcc from Debian's source
+# package (tests/windows/zstd.sh), the book and the net are in the .wasm
+# (engine/util/embed.h).  emcc's own scripts need Debian's node modules.
+WASM_SINGLE ?= 0
+ENGINE_NAME := chuhan
+ifeq ($(TARGET),wasm)
+  export NODE_PATH := /usr/share/nodejs$(if $(NODE_PATH),:$(NODE_PATH))
+  WASM_LDFLAGS := -O3 -sALLOW_MEMORY_GROWTH=1 -sINITIAL_MEMORY=64MB -sMAXIMUM_MEMORY=2GB -sTOTAL_STACK=8MB \
+      -sENVIRONMENT=worker -sEXIT_RUNTIME=1 -sMODULARIZE=1 --extern-post-js engine/web/start.js \
+      -sEXPORTED_FUNCTIONS=_main,_webinput_push,_malloc,_free -sEXPORTED_RUNTIME_METHODS=stringToUTF8,lengthBytesUTF8
+  ifeq ($(WASM_SINGLE),1)
+    ZSTD_CROSS := build/zstd-wasm-single
+    ENGINE_NAME := chuhan-single
+    CFLAGS_BASE := $(filter-out -pthread,$(CFLAGS_BASE)) -DCHUHAN_COOP -include engine/util/coop.h -DENGINE_THREADS_MAX=1
+    WASM_LDFLAGS += -sEXPORT_NAME=ChuhanSingle -sASYNCIFY=1
+  else
+    ZSTD_CROSS := build/zstd-wasm
+    ZSTD_CC_FLAGS := -pthread
+    CFLAGS_BASE += -DENGINE_THREADS_MAX=32
+    WASM_LDFLAGS += -sEXPORT_NAME=Chuhan -sPROXY_TO_PTHREAD -Wno-pthreads-mem-growth
+    PLATFORM_OUT += engine/util/coop_wasm.c
+  endif
+  CFLAGS_BASE += -I$(ZSTD_CROSS)/include -DENGINE_HASH_MAX_MB=1024
+  LDFLAGS += $(WASM_LDFLAGS)
+endif
+
 override CFLAGS := $(CFLAGS_BASE) $(ARCH_FLAGS) $(OPT) -I. $(EXTRA_CFLAGS)
-LDFLAGS_ALL := -pthread $(if $(SANITIZE),-fsanitize=$(SANITIZE)) $(LDFLAGS)
+LDFLAGS_ALL := $(if $(filter 1,$(WASM_SINGLE)),,-pthread) $(if $(SANITIZE),-fsanitize=$(SANITIZE)) $(LDFLAGS)
 # MPI=1: engine/comm_mpi.c in place of engine/comm_none.c (the one file
 # that knows MPI), compiled and linked with the flags of Open MPI's
 # wrapper, read when first used: after `deps` has installed it.
@@ -182,7 +243,7 @@ else
 endif
 
 # One build folder per configuration, so sanitizer and release objects never mix.
-CONFIG := $(notdir $(firstword $(CC)))-$(ARCH)$(if $(filter 1,$(USE_PEXT)),-pext)$(if $(filter 1,$(MPI)),-mpi)$(if $(SANITIZE),-$(subst $(comma),-,$(SANITIZE)))$(if $(filter 1,$(DEBUG)),-debug)$(if $(filter 1,$(TUNE)),-tune)
+CONFIG := $(notdir $(firstword $(CC)))-$(ARCH)$(if $(filter 1,$(WASM_SINGLE)),-single)$(if $(filter 1,$(USE_PEXT)),-pext)$(if $(filter 1,$(MPI)),-mpi)$(if $(SANITIZE),-$(subst $(comma),-,$(SANITIZE)))$(if $(filter 1,$(DEBUG)),-debug)$(if $(filter 1,$(TUNE)),-tune)
 # BUILD_TAG=name keeps a separate build folder (and leaves ./chuhan alone),
 # for several builds of one tree at once.
 BUILD_TAG ?=
@@ -197,7 +258,7 @@ MAIN_OBJ := $(BUILD)/engine/main.o
 TEST_SRCS := $(wildcard tests/*.c)
 TEST_OBJS := $(TEST_SRCS:%.c=$(BUILD)/%.o)
 
-ENGINE := $(BUILD)/chuhan$(EXE)
+ENGINE := $(BUILD)/$(ENGINE_NAME)$(EXE)
 TESTS := $(BUILD)/chuhan-tests
 
 .PHONY: all deps test check-layers bench bench-smp perft-full install clean
@@ -207,7 +268,9 @@ TESTS := $(BUILD)/chuhan-tests
 # may be running it ("Text file busy"); and only when it differs, so that a
 # second make does nothing.
 all: deps $(ENGINE)
-ifeq ($(SANITIZE)$(BUILD_TAG)$(filter 1,$(TUNE)),)
+ifeq ($(TARGET),wasm)
+	@echo "$(ENGINE): the WebAssembly build$(if $(filter 1,$(WASM_SINGLE)),, (the .wasm, .worker.js and chuhan-single.js and .wasm beside it))"
+else ifeq ($(SANITIZE)$(BUILD_TAG)$(filter 1,$(TUNE)),)
 	@cmp -s $(ENGINE) $(ROOT_COPY) || { cp $(ENGINE) $(ROOT_COPY).new && mv -f $(ROOT_COPY).new $(ROOT_COPY) && \
 	    echo "./$(ROOT_COPY): the $(ARCH) build$(if $(filter native,$(ARCH)),, (not the native one)), $(ENGINE)"; }
 endif
@@ -218,7 +281,7 @@ ifneq ($(ZSTD_CROSS),)
 deps: $(ZSTD_CROSS)/lib/libzstd.a
 $(ZSTD_CROSS)/lib/libzstd.a:
 	@sh $(CROSS_DEPS) build
-	sh tests/windows/zstd.sh $(ZSTD_CROSS) $(CC) $(CROSS_AR)
+	sh tests/windows/zstd.sh $(ZSTD_CROSS) "$(CC)$(ZSTD_CC_FLAGS)" $(CROSS_AR)
 else
 deps:
 	@MPI=$(MPI) sh tests/deps.sh
@@ -261,7 +324,7 @@ GIT_HEAD := $(shell git rev-parse --short HEAD 2>/dev/null)
 GIT_TAGGED := $(shell git describe --tags --exact-match --match 'v$(RELEASE)' 2>/dev/null)
 GIT_DIRTY := $(shell git status --porcelain --untracked-files=no 2>/dev/null | head -1)
 VERSION := $(RELEASE)$(if $(GIT_HEAD),$(if $(GIT_TAGGED),,+g$(GIT_HEAD))$(if $(GIT_DIRTY),.dirty))
-TARGET_NAME := $(if $(filter windows,$(TARGET)),Windows,Linux)
+TARGET_NAME := $(if $(filter windows,$(TARGET)),Windows,$(if $(filter wasm,$(TARGET)),WebAssembly,Linux))
 $(BUILD)/version.txt: FORCE
 	@mkdir -p $(dir $@)
 	@echo '$(VERSION) $(ARCH) $(TARGET_NAME)' | cmp -s - $@ || echo '$(VERSION) $(ARCH) $(TARGET_NAME)' >$@
@@ -274,8 +337,22 @@ version:
 engine-path:
 	@echo $(ENGINE)
 
-$(ENGINE): $(LIB_OBJS) $(MAIN_OBJ)
-	$(CC) $^ -o $@ $(LDFLAGS_ALL) $(LIBS)
+$(ENGINE): $(LIB_OBJS) $(MAIN_OBJ) $(if $(filter wasm,$(TARGET)),engine/web/start.js)
+	$(CC) $(filter %.o,$^) -o $@ $(LDFLAGS_ALL) $(LIBS)
+
+# The threads-less build, made in its own folder and copied beside chuhan.js,
+# which loads it where the page is not isolated.
+ifeq ($(TARGET)$(WASM_SINGLE),wasm0)
+SINGLE_BUILD := build/$(subst -$(ARCH),-$(ARCH)-single,$(CONFIG))$(if $(BUILD_TAG),-$(BUILD_TAG))
+all: $(BUILD)/chuhan-single.js
+.PHONY: wasm-single
+wasm-single:
+	@$(MAKE) --no-print-directory TARGET=wasm WASM_SINGLE=1 BUILD_TAG=$(BUILD_TAG) $(SINGLE_BUILD)/chuhan-single.js
+$(BUILD)/chuhan-single.js: wasm-single
+	@mkdir -p $(BUILD)
+	@cmp -s $(SINGLE_BUILD)/chuhan-single.wasm $(BUILD)/chuhan-single.wasm || cp $(SINGLE_BUILD)/chuhan-single.wasm $(BUILD)/
+	@cmp -s $(SINGLE_BUILD)/chuhan-single.js $@ || cp $(SINGLE_BUILD)/chuhan-single.js $@
+endif
 
 $(TESTS): $(LIB_OBJS) $(TEST_OBJS)
 	$(CC) $^ -o $@ $(LDFLAGS_ALL) $(LIBS) $(CMOCKA_LIB)
@@ -377,6 +454,23 @@ test-windows: all $(TESTS)
 	bash tests/windows/test.sh $(WIN_BUILD)/chuhan.exe $(ENGINE) $(TESTS)
 # ------------------------------------------------------------------------------
 
+# ---- WebAssembly (TARGET=wasm, tests/wasm) ---------------------------------------
+# `make test-wasm`: the WebAssembly build (in its own folder; ./chuhan is
+# left alone) in headless Chromium, from a page served with the isolation
+# headers and again without them (the single-thread build): a whole game
+# against itself over UCI by postMessage, every move checked, stop during
+# go infinite, UCCI and xboard, and bench nodes equal to the native
+# build's (tests/wasm/test.sh; logs in build/wasm-test).  Installs
+# emscripten and Chromium when missing; when they cannot be installed it
+# says "test-wasm: SKIPPED" and exits 77 (.ci/run skips).
+WASM_BUILD := build/emcc-wasm
+.PHONY: test-wasm
+test-wasm: all
+	@sh tests/wasm/deps.sh test || { echo "test-wasm: SKIPPED: emscripten or Chromium cannot be installed"; exit 77; }
+	@$(MAKE) --no-print-directory TARGET=wasm BUILD_TAG= all
+	bash tests/wasm/test.sh $(WASM_BUILD) $(ENGINE)
+# ------------------------------------------------------------------------------
+
 # ---- ARM64 (TARGET=linux-arm64, tests/arm64) ------------------------------------
 # `make test-arm64`: the static AArch64 build and its test suite (in their
 # own folder; ./chuhan-arm64 is left alone) under QEMU's user mode, against
@@ -396,7 +490,8 @@ test-arm64: all $(TESTS)
 # ---- Release archives (tests/release) -------------------------------------------
 # `make dist`: build/dist/chuhan-VERSION-{linux,windows}-x86-64[-bmi2].{tar.gz,zip}
 # and chuhan-VERSION-linux-arm64.tar.gz, each a folder with the binary,
-# README.md and LICENSE: five builds, the Linux ones in their own folders
+# README.md and LICENSE, and the WebAssembly npm package
+# chuhan-wasm-VERSION.tgz (engine/web): six builds, the Linux ones in their own folders
 # (BUILD_TAG=dist; ./chuhan is left alone), libzstd linked in.  `make
 # test-dist` unpacks the portable Linux archive and runs it from another
 # folder (the arm64 one under QEMU, the Windows ones under Wine when it is

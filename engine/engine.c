@@ -52,9 +52,19 @@ enum {
  * with the hand-written evaluation. */
 #define EVAL_FILE_DEFAULT NET_BUILTIN_NAME
 
+/* The largest Threads and Hash: a build for a browser lowers them to what
+ * it gives (the Makefile, TARGET=wasm: one thread where the page has no
+ * shared memory, a Hash that fits the memory the module may grow to). */
+#ifndef ENGINE_THREADS_MAX
+#define ENGINE_THREADS_MAX MAX_THREADS
+#endif
+#ifndef ENGINE_HASH_MAX_MB
+#define ENGINE_HASH_MAX_MB TT_MAX_MB
+#endif
+
 static const OptionInfo OPTIONS[O_NB] = {
-    [O_THREADS] = {"Threads", OPT_SPIN, "1", 1, MAX_THREADS, {NULL}},
-    [O_HASH] = {"Hash", OPT_SPIN, "16", 1, TT_MAX_MB, {NULL}},
+    [O_THREADS] = {"Threads", OPT_SPIN, "1", 1, ENGINE_THREADS_MAX, {NULL}},
+    [O_HASH] = {"Hash", OPT_SPIN, "16", 1, ENGINE_HASH_MAX_MB, {NULL}},
     [O_CLEAR_HASH] = {"Clear Hash", OPT_BUTTON, "", 0, 0, {NULL}},
     [O_MULTIPV] = {"MultiPV", OPT_SPIN, "1", 1, MAX_MOVES, {NULL}},
     [O_PONDER] = {"Ponder", OPT_CHECK, "false", 0, 0, {NULL}},

@@ -27,7 +27,11 @@
 #include "engine/protocol/uci.h"
 #include "engine/records/pgn.h"
 #include "engine/rules/rules.h"
+#include "engine/util/coop.h"
 #include "engine/util/outfile.h"
+#ifdef __EMSCRIPTEN__
+#include "engine/util/webinput.h"
+#endif
 #include "eval/nnue_cli.h"
 #include "eval/tune.h"
 #include "init.h"
@@ -129,8 +133,22 @@ static int run(int argc, char **argv)
         int served = cluster_serve(); /* until rank 0 ends the job */
         return status ? status : served;
     }
-    if (argc < 2)
+    if (argc < 2) {
+#ifdef __EMSCRIPTEN__
+        /* in a web page the lines come from the worker's messages */
+        char err[200];
+        FILE *in = webinput_open(err, sizeof err);
+        if (!in) {
+            fprintf(stderr, "chuhan: %s\n", err);
+            return 1;
+        }
+        int status = serve(in, stdout);
+        fclose(in);
+        return status;
+#else
         return serve(stdin, stdout);
+#endif
+    }
     if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
         fputs(USAGE, stdout);
         return 0;
@@ -145,7 +163,7 @@ static int run(int argc, char **argv)
     return usage();
 }
 
-int main(int argc, char **argv)
+static int chuhan_main(int argc, char **argv)
 {
     char err[300];
     if (!comm_init(&argc, &argv, err, sizeof err)) {
@@ -162,3 +180,7 @@ int main(int argc, char **argv)
     comm_finish(clean);
     return status;
 }
+
+/* Where threads are fibers (the single-thread WebAssembly build,
+ * engine/util/coop.h), the program runs as the first of them. */
+int main(int argc, char **argv) { return coop_main(chuhan_main, argc, argv); }

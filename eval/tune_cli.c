@@ -1,5 +1,6 @@
 /* chuhan tune: load the records, fit, write the weights file. */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,7 +64,7 @@ int tune_cli(int argc, char **argv)
         ARG_DOUBLE("--k", &opt.k, 1e-6, 10),
         ARG_LONG("--skip-plies", &skip_plies, 0, MAX_GAME_PLY),
         ARG_DOUBLE("--keep", &opt.keep, 1e-9, 1),
-        ARG_LONG("--max-positions", &opt.max_positions, 0, 4000000000L),
+        ARG_LONG("--max-positions", &opt.max_positions, 0, LONG_MAX > 4000000000L ? 4000000000L : LONG_MAX),
         ARG_DOUBLE("--validation", &opt.validation, 0, 0.9),
         ARG_LONG("--report-every", &report_every, 1, 10000000),
         ARG_LONG("--threads", &threads, 1, TUNE_MAX_THREADS),

@@ -11,6 +11,7 @@
 
 #include "engine/board/movegen.h"
 #include "engine/rules/rules.h"
+#include "engine/util/coop.h"
 #include "eval/eval.h"
 #include "movepick.h"
 #include "params.h"
@@ -107,6 +108,7 @@ static void update_pv(Move *pv, Move move, const Move *child)
 
 static void check_time(SearchThread *th)
 {
+    coop_point(); /* where threads are fibers (engine/util/coop.h), the others' turn */
     SearchShared *sh = th->shared;
     if (sh->limits.nodes && search_nodes(sh) >= sh->limits.nodes)
         search_stop_when_allowed(sh);
@@ -132,8 +134,8 @@ static inline void count_node(SearchThread *th)
              * the node limit still ends the search, whichever comes first. */
             if (n >= sh->limits.nodes)
                 search_stop_when_allowed(sh);
-            else if (sh->tm.use_time && (++th->calls & 1023) == 0)
-                check_time(th);
+            else if ((++th->calls & 1023) == 0)
+                check_time(th); /* the clock, when one is given too; where threads are fibers, the others' turn */
         } else if ((++th->calls & (sh->limits.nodes ? 63 : 1023)) == 0) {
             check_time(th);
         }

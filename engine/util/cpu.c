@@ -16,6 +16,9 @@ const char *cpu_arch(void) { return CHUHAN_ARCH; }
 #if defined(__x86_64__) || defined(__i386__)
 bool cpu_supported(void)
 {
+#if !defined(__x86_64__) && !defined(__i386__)
+    return true; /* the ARCH levels are x86-64's; other targets have one build */
+#else
     __builtin_cpu_init();
     if (!strcmp(CHUHAN_ARCH, "x86-64-bmi2"))
         /* x86-64-v3's instructions the build uses, by name: the level
@@ -25,6 +28,7 @@ bool cpu_supported(void)
     if (!strcmp(CHUHAN_ARCH, "x86-64-popcnt"))
         return __builtin_cpu_supports("popcnt") && __builtin_cpu_supports("sse4.2") && __builtin_cpu_supports("ssse3");
     return true;
+#endif
 }
 #else
 bool cpu_supported(void) { return true; }

@@ -9,9 +9,11 @@
 
 int host_cpus(void)
 {
+#ifndef __EMSCRIPTEN__ /* a browser tells only the count (navigator.hardwareConcurrency) */
     cpu_set_t set;
     if (!sched_getaffinity(0, sizeof set, &set) && CPU_COUNT(&set) > 0)
         return CPU_COUNT(&set);
+#endif
     long n = sysconf(_SC_NPROCESSORS_ONLN);
     return n > 0 ? (int)n : 1;
 }

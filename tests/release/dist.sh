@@ -7,7 +7,12 @@
 #   chuhan-VERSION-linux-arm64.tar.gz       any AArch64 CPU (ARMv8-A), static:
 #                                           Android GUIs, Raspberry Pi 3 or later
 # each a folder chuhan-VERSION-SYSTEM-ARCH/ with the binary (chuhan or
-# chuhan.exe), README.md and LICENSE.  (AMD before Zen 3 has BMI2 but runs
+# chuhan.exe), README.md and LICENSE; and
+#   chuhan-wasm-VERSION.tgz                 the WebAssembly build for web pages,
+# an npm package (its folder package/: chuhan.js, chuhan.wasm,
+# chuhan.worker.js, chuhan-single.js, chuhan-single.wasm, package.json, its
+# README from engine/web, LICENSE),
+# for `npm install ./chuhan-wasm-VERSION.tgz`; not published.  (AMD before Zen 3 has BMI2 but runs
 # its PEXT slowly: the portable build is the faster one there.)
 #
 # Usage: tests/release/dist.sh OUT VERSION (make dist passes them).
@@ -56,3 +61,24 @@ for build in "${builds[@]}"; do
     bin=$(make --no-print-directory -s "${flags[@]}" engine-path)
     pack "chuhan-$version-$suffix" "$bin"
 done
+
+# The WebAssembly package; npm wants a semantic version: 0.1 is 0.1.0, and
+# the commit and .dirty are build metadata after a +.
+make --no-print-directory -j"$(nproc)" TARGET=wasm >"$out/build-wasm.log" 2>&1 ||
+    { tail -20 "$out/build-wasm.log"; echo "dist: the wasm build failed" >&2; exit 1; }
+wasm_dir=$(dirname "$(make --no-print-directory -s TARGET=wasm engine-path)")
+release=${version%%+*} meta=${version#"${version%%+*}"}
+case $release in *.dirty) release=${release%.dirty} meta=+dirty ;; esac
+case $release in *.*.*) ;; *) release=$release.0 ;; esac
+semver=$release$meta
+stage=$(mktemp -d)
+mkdir "$stage/package"
+for f in chuhan.js chuhan.wasm chuhan.worker.js chuhan-single.js chuhan-single.wasm; do
+    cp "$wasm_dir/$f" "$stage/package/"
+done
+cp engine/web/README.md LICENSE "$stage/package/"
+sed "s/@VERSION@/$semver/" engine/web/package.json >"$stage/package/package.json"
+rm -f "$out/chuhan-wasm-$version.tgz"
+tar -C "$stage" --owner=0 --group=0 -czf "$out/chuhan-wasm-$version.tgz" package
+rm -rf "$stage"
+echo "dist: $out/chuhan-wasm-$version.tgz"

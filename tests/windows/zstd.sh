@@ -1,12 +1,12 @@
 #!/bin/sh
-# libzstd for the cross builds (make TARGET=windows, TARGET=linux-arm64),
+# libzstd for the cross builds (make TARGET=windows, linux-arm64, wasm),
 # built from Debian's own source package of it (tests/debsrc.sh: the
 # pinned version, any version when the pin is gone, Debian's patches
 # applied): the library's C files are compiled by the cross compiler into
 # OUT/lib/libzstd.a, with its headers in OUT/include.  Nothing is done
 # when the library is there.
 #
-# usage: zstd.sh OUT CC AR      (the Makefile calls it)
+# usage: zstd.sh OUT CC AR      (the Makefile calls it; CC may hold flags)
 set -eu
 mkdir -p "$1"
 out=$(cd "$1" && pwd) cc=$2 ar=$3
