@@ -143,7 +143,7 @@ CONFIG := $(notdir $(firstword $(CC)))-$(ARCH)$(if $(filter 1,$(USE_PEXT)),-pext
 BUILD_TAG ?=
 BUILD := build/$(CONFIG)$(if $(BUILD_TAG),-$(BUILD_TAG))
 
-SRC_DIRS := engine engine/util engine/board engine/rules engine/records engine/protocol search eval book bench
+SRC_DIRS := engine engine/util engine/board engine/rules engine/records engine/protocol search eval eval/nnue book bench
 SRCS := $(filter-out $(COMM_OUT) $(PLATFORM_OUT),$(foreach d,$(SRC_DIRS),$(wildcard $(d)/*.c)))
 MAIN_SRC := engine/main.c
 LIB_SRCS := $(filter-out $(MAIN_SRC),$(SRCS))
@@ -262,7 +262,7 @@ clean:
 # see README) with the engine built here.
 BOOK_FLAGS ?= --max-ply 30 --min-games 3
 $(BUILD)/book/default_book.o: book/default.book
-$(BUILD)/eval/nnue_default.o: $(wildcard eval/nets/*.nnue)
+$(BUILD)/eval/nnue/nnue_default.o: $(wildcard eval/nets/*.nnue)
 $(BUILD)/eval/weights.o: eval/weights.txt
 .PHONY: default-book
 default-book: $(ENGINE)
@@ -391,7 +391,7 @@ $(FUZZ_BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link $(FUZZ_COV) -c $< -o $@
 $(FUZZ_BUILD)/book/default_book.o: book/default.book
-$(FUZZ_BUILD)/eval/nnue_default.o: $(wildcard eval/nets/*.nnue)
+$(FUZZ_BUILD)/eval/nnue/nnue_default.o: $(wildcard eval/nets/*.nnue)
 $(FUZZ_BUILD)/eval/weights.o: eval/weights.txt
 $(FUZZ_BUILD)/fuzz-%: tests/fuzz/libfuzzer.c $(FUZZ_OBJS)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -DFUZZ_TARGET=fuzz_$* $^ -o $@ \

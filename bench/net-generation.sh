@@ -70,9 +70,9 @@ for n in "$POSITIONS" "$NODES" "$THREADS" "$EPOCHS" "$LR_DROP" "$GAMES"; do
 done
 [ -x "$ENGINE" ] || die "$ENGINE: no engine there (make builds ./chuhan)"
 
-# The current default: the net built into the engine (eval/nnue_default.c
+# The current default: the net built into the engine (eval/nnue/nnue_default.c
 # names its file), or the hand-written evaluation when none is.
-PARENT=$(sed -n 's/^#define NNUE_DEFAULT_FILE "\(.*\)"$/\1/p' eval/nnue_default.c 2>/dev/null || true)
+PARENT=$(sed -n 's/^#define NNUE_DEFAULT_FILE "\(.*\)"$/\1/p' eval/nnue/nnue_default.c 2>/dev/null || true)
 [ -z "$PARENT" ] || [ -f "$PARENT" ] || die "the default net $PARENT is missing"
 PARENT_NAME=$(basename "${PARENT:-hand-written}" .nnue)
 # This generation: one past the highest in eval/nets (its work folder may
@@ -133,7 +133,7 @@ LOG=$WORK/gate.log
 if grep -q 'H1 accepted' "$LOG"; then
     cp "$NET" "$NETS/$NAME.nnue"
     { cat "$NET.card"; echo "gate         $GATE against $PARENT_NAME:"; grep -E "^($NAME vs |SPRT|Pentanomial|Endings)" "$LOG" | sed 's/^/             /'; } >"$NETS/$NAME.card"
-    echo "net-generation: $NAME passed: $NETS/$NAME.nnue and its card; make it the default in eval/nnue_default.c,"
+    echo "net-generation: $NAME passed: $NETS/$NAME.nnue and its card; make it the default in eval/nnue/nnue_default.c,"
     echo "net-generation: add its row to eval/nets/README.md, confirm it at 10+0.1, and commit with the new Bench"
 else
     echo "net-generation: $NAME did not pass its gate ($LOG); the default stays $PARENT_NAME"

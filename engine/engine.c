@@ -17,7 +17,7 @@
 #include "engine/util/debuglog.h"
 #include "engine/util/num.h"
 #include "eval/eval.h"
-#include "eval/nnue.h"
+#include "eval/nnue/nnue.h"
 #include "engine_private.h"
 #include "skill.h"
 #include "search/threads.h"

@@ -10,7 +10,7 @@
 #include "engine/util/host.h"
 #include "engine/util/outfile.h"
 #include "eval.h"
-#include "nnue.h"
+#include "eval/nnue/nnue.h"
 #include "nnue_data.h"
 #include "nnue_train.h"
 

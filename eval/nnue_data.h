@@ -17,7 +17,7 @@
 #include <stdint.h>
 
 #include "engine/board/position.h"
-#include "nnue.h"
+#include "eval/nnue/nnue.h"
 
 #define NNUE_RECORD_BYTES 32
 typedef struct {

@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "nnue.h"
+#include "eval/nnue/nnue.h"
 #include "nnue_data.h"
 
 typedef struct {

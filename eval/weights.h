@@ -16,7 +16,7 @@
 
 #include <stdio.h>
 
-#include "params.h"
+#include "weight_list.h"
 
 /* Read weights from text (name: how errors call it, e.g. a path).  False
  * with "name:line: what is wrong" in err; *out is then unspecified. */

@@ -13,7 +13,7 @@
 #include <unistd.h>
 #include <zstd.h>
 
-#include "eval/nnue.h"
+#include "eval/nnue/nnue.h"
 #include "eval/nnue_data.h"
 
 #include "limits_util.h"

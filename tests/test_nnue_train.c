@@ -14,7 +14,7 @@
 
 #include "engine/board/movegen.h"
 #include "eval/eval.h"
-#include "eval/nnue.h"
+#include "eval/nnue/nnue.h"
 #include "eval/nnue_data.h"
 #include "eval/nnue_train.h"
 #include "tests.h"

@@ -22,8 +22,8 @@
  * refreshed from the board.  The arithmetic has plain C, SSE2 and AVX2
  * kernels that give identical results; the CPU chooses, at run time, in
  * every x86-64 build. */
-#ifndef CHUHAN_NNUE_H
-#define CHUHAN_NNUE_H
+#ifndef CHUHAN_EVAL_NNUE_H
+#define CHUHAN_EVAL_NNUE_H
 
 #include <stdalign.h>
 #include <stdbool.h>
@@ -45,6 +45,9 @@
 #define NNUE_OUT_W_MAX 16000
 #define NNUE_OUT_B_MAX 50000000
 #define NNUE_MAX_ACTIVE 32 /* pieces on the board, at most */
+/* The output is clamped to the evaluation's bound (EVAL_MAX, eval/eval.h,
+ * which the net sits below). */
+#define NNUE_EVAL_MAX 20000
 
 typedef struct {
     alignas(64) int16_t ft_w[NNUE_INPUTS * NNUE_HIDDEN]; /* row i: input i's 256 weights */

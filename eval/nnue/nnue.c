@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "engine/util/pages.h"
-#include "eval.h"
 
 NnueNet *nnue_alloc(void)
 {
@@ -53,7 +52,7 @@ int nnue_output(const NnueNet *net, const int16_t *us, const int16_t *them, int 
 {
     int64_t sum = (int64_t)k->output(us, them, net->out_w[bucket]) + net->out_b[bucket];
     int64_t v = sum * NNUE_SCALE / (NNUE_QA * NNUE_QB);
-    return v > EVAL_MAX ? EVAL_MAX : v < -EVAL_MAX ? -EVAL_MAX : (int)v;
+    return v > NNUE_EVAL_MAX ? NNUE_EVAL_MAX : v < -NNUE_EVAL_MAX ? -NNUE_EVAL_MAX : (int)v;
 }
 
 int nnue_evaluate_full(const NnueNet *net, const Position *pos)

@@ -1,8 +1,8 @@
 /* Every evaluation weight, by name.  The values the engine plays with are
  * eval/weights.txt (weights.h), which the tuner rewrites; scores are packed
  * middlegame / endgame pairs in centipawns. */
-#ifndef CHUHAN_EVAL_PARAMS_H
-#define CHUHAN_EVAL_PARAMS_H
+#ifndef CHUHAN_EVAL_WEIGHT_LIST_H
+#define CHUHAN_EVAL_WEIGHT_LIST_H
 
 #include <stdint.h>
 
