@@ -143,12 +143,12 @@ CONFIG := $(notdir $(firstword $(CC)))-$(ARCH)$(if $(filter 1,$(USE_PEXT)),-pext
 BUILD_TAG ?=
 BUILD := build/$(CONFIG)$(if $(BUILD_TAG),-$(BUILD_TAG))
 
-SRC_DIRS := engine engine/util engine/board engine/rules engine/records engine/protocol search eval eval/nnue book bench
+SRC_DIRS := engine engine/util engine/board engine/rules engine/records engine/protocol engine/cli search eval eval/nnue book bench
 SRCS := $(filter-out $(COMM_OUT) $(PLATFORM_OUT),$(foreach d,$(SRC_DIRS),$(wildcard $(d)/*.c)))
-MAIN_SRC := engine/main.c
+MAIN_SRC := engine/cli/main.c
 LIB_SRCS := $(filter-out $(MAIN_SRC),$(SRCS))
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o)
-MAIN_OBJ := $(BUILD)/engine/main.o
+MAIN_OBJ := $(BUILD)/engine/cli/main.o
 TEST_SRCS := $(wildcard tests/*.c)
 TEST_OBJS := $(TEST_SRCS:%.c=$(BUILD)/%.o)
 

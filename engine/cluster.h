@@ -63,7 +63,7 @@ uint64_t cluster_nodes(Cluster *c);
  * when it is another rank's. */
 void cluster_collect(Cluster *c, Move *best, Move *ponder);
 
-/* ---- every rank, for main.c ---- */
+/* ---- every rank, for engine/cli/main.c ---- */
 
 /* Ranks > 0: serve rank 0's engine until rank 0 ends the job; the exit
  * status. */

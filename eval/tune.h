@@ -6,7 +6,7 @@
  * position; the work is split into a fixed number of chunks summed in a
  * fixed order, so the result does not depend on the thread count.
  * Everything is deterministic for a given seed and input.  The data is
- * tune_data.c, the fit tune_fit.c, the command tune_cli.c; the weights are
+ * tune_data.c, the fit tune_fit.c, the command engine/cli/tune_cli.c; the weights are
  * read and written as text (weights.h). */
 #ifndef CHUHAN_EVAL_TUNE_H
 #define CHUHAN_EVAL_TUNE_H
@@ -68,8 +68,5 @@ double tune_fit_k(const TuneData *d, const EvalParams *params);
 /* Fit *params (starting from its values) with k; progress to opt->progress.
  * Returns the final training error. */
 double tune_fit(const TuneData *d, EvalParams *params, double k);
-
-/* chuhan tune ...: the arguments after "tune"; the exit status. */
-int tune_cli(int argc, char **argv);
 
 #endif

@@ -18,7 +18,7 @@ search
 engine
 engine/protocol
 bench
-engine/main.c'
+engine/cli'
 cd "${1:-.}" || exit 2
 files=$(find engine search eval book bench -name '*.[ch]' 2>/dev/null | sort)
 [ -n "$files" ] || { echo "check-layers: no source under ${1:-.}" >&2; exit 2; }

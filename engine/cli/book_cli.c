@@ -9,7 +9,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "book.h"
+#include "book/book.h"
+#include "cli.h"
 #include "engine/board/movegen.h"
 #include "engine/records/notation.h"
 #include "engine/util/args.h"

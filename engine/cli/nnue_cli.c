@@ -1,18 +1,17 @@
-/* chuhan eval and chuhan train (see nnue_cli.h). */
-#include "nnue_cli.h"
-
+/* chuhan eval and chuhan train (see cli.h). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "engine/util/args.h"
 #include "engine/util/clock.h"
 #include "engine/util/host.h"
 #include "engine/util/outfile.h"
-#include "eval.h"
+#include "eval/eval.h"
 #include "eval/nnue/nnue.h"
-#include "nnue_data.h"
-#include "nnue_train.h"
+#include "eval/nnue_data.h"
+#include "eval/nnue_train.h"
 
 int nnue_eval_cli(int argc, char **argv)
 {

@@ -5,11 +5,12 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "cli.h"
 #include "engine/util/args.h"
 #include "engine/util/clock.h"
 #include "engine/util/outfile.h"
-#include "tune.h"
-#include "weights.h"
+#include "eval/tune.h"
+#include "eval/weights.h"
 
 static double seconds_since(int64_t t0_us) { return (double)(now_us() - t0_us) * 1e-6; }
 

@@ -18,19 +18,14 @@
 #include "bench/soak.h"
 #include "bench/spsa.h"
 #include "bench/wdl.h"
-#include "book/book.h"
-#include "cluster.h"
-#include "comm.h"
-#include "engine/board/bitboard.h"
+#include "cli.h"
+#include "engine/cluster.h"
+#include "engine/comm.h"
+#include "engine/init.h"
 #include "engine/protocol/cecp.h"
 #include "engine/protocol/ucci.h"
 #include "engine/protocol/uci.h"
-#include "engine/records/pgn.h"
-#include "engine/rules/rules.h"
 #include "engine/util/outfile.h"
-#include "eval/nnue_cli.h"
-#include "eval/tune.h"
-#include "init.h"
 
 static const char USAGE[] =
     "usage: chuhan                      serve UCI, UCCI or xboard (CECP) on stdin: the first command names it\n"
@@ -73,7 +68,7 @@ static const struct {
     bool every_rank; /* in an MPI job, every rank runs it (else rank 0 alone) */
 } COMMANDS[] = {
     {"perft", perft_cli, false}, {"magics", magic_cli, false}, {"bench", bench_cli, false},
-    {"smp", smp_cli, false},     {"judge", rules_judge_cli, false}, {"book", book_cli, false},
+    {"smp", smp_cli, false},     {"judge", judge_cli, false}, {"book", book_cli, false},
     {"pgn", pgn_cli, false},     {"match", match_cli, true},  {"tune", tune_cli, false},
     {"soak", soak_cli, false},   {"matebench", matebench_cli, false}, {"datagen", datagen_cli, true},
     {"eval", nnue_eval_cli, false}, {"train", nnue_train_cli, false},

@@ -10,10 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
+#include "engine/records/notation.h"
+#include "engine/records/pgn.h"
+#include "engine/records/pgn_files.h"
 #include "engine/util/args.h"
-#include "notation.h"
-#include "pgn.h"
-#include "pgn_files.h"
 
 static int usage(const char *why)
 {
