@@ -143,7 +143,7 @@ CONFIG := $(notdir $(firstword $(CC)))-$(ARCH)$(if $(filter 1,$(USE_PEXT)),-pext
 BUILD_TAG ?=
 BUILD := build/$(CONFIG)$(if $(BUILD_TAG),-$(BUILD_TAG))
 
-SRC_DIRS := engine engine/util engine/board engine/rules engine/records engine/protocol engine/cli search eval eval/nnue book bench
+SRC_DIRS := engine engine/util engine/board engine/rules engine/records engine/protocol engine/cli search eval eval/nnue book bench bench/tools
 SRCS := $(filter-out $(COMM_OUT) $(PLATFORM_OUT),$(foreach d,$(SRC_DIRS),$(wildcard $(d)/*.c)))
 MAIN_SRC := engine/cli/main.c
 LIB_SRCS := $(filter-out $(MAIN_SRC),$(SRCS))
@@ -271,13 +271,13 @@ default-book: $(ENGINE)
 
 # ---- The net (eval/nets/README.md) ------------------------------------------
 # `make net-generation` (or `make net`): one generation of the net, end to
-# end (bench/net-generation.sh: data, training, gate), its data in the
+# end (bench/tools/net-generation.sh: data, training, gate), its data in the
 # user's cache ($XDG_CACHE_HOME/chuhan, else ~/.cache/chuhan) or NET_ARGS'
 # --data-dir; each step resumes where it stopped.
 NET_ARGS ?=
 .PHONY: net net-generation
 net net-generation: all
-	bash bench/net-generation.sh --engine ./chuhan$(EXE) $(NET_ARGS)
+	bash bench/tools/net-generation.sh --engine ./chuhan$(EXE) $(NET_ARGS)
 # ------------------------------------------------------------------------------
 
 # ---- Real-client test (tests/gui) --------------------------------------------

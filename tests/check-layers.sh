@@ -11,13 +11,13 @@
 LAYERS='engine/util
 engine/board
 engine/rules
-engine/records
-eval/nnue
+eval/nnue engine/records
 eval book
 search
 engine
 engine/protocol
 bench
+bench/tools
 engine/cli'
 cd "${1:-.}" || exit 2
 files=$(find engine search eval book bench -name '*.[ch]' 2>/dev/null | sort)

@@ -14,7 +14,7 @@
 #include <zstd.h>
 
 #include "eval/nnue/nnue.h"
-#include "eval/nnue_data.h"
+#include "bench/tools/nnue_data.h"
 
 #include "limits_util.h"
 #include "pipe.h"

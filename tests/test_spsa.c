@@ -1,4 +1,4 @@
-/* chuhan spsa (bench/spsa.h): the SPSA arithmetic on a made-up objective
+/* chuhan spsa (bench/tools/spsa.h): the SPSA arithmetic on a made-up objective
  * whose optimum is known (it gets there, stays within range, and a seed
  * gives the same run), the arguments refused with a reason, and the command
  * as the binary runs it: refused by the normal build, a short real run in
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/spsa.h"
+#include "bench/tools/spsa.h"
 #include "tests.h"
 
 /* A made-up objective: the closer each value to its optimum, in steps, the

@@ -9,7 +9,7 @@
 
 #include "engine/records/pgn.h"
 #include "eval/eval.h"
-#include "eval/tune.h"
+#include "bench/tools/tune.h"
 #include "eval/weights.h"
 #include "tests.h"
 

@@ -21,10 +21,10 @@ int book_cli(int argc, char **argv);
 /* chuhan eval [--net FILE] [FEN]: both evaluations of a position (eval/). */
 int nnue_eval_cli(int argc, char **argv);
 /* chuhan train --data FILE... --out NET [...]: train a net
- * (eval/nnue_train.h). */
+ * (bench/tools/nnue_train.h). */
 int nnue_train_cli(int argc, char **argv);
 /* chuhan tune ...: fit the evaluation's weights to game results (the
- * Texel tuner, eval/tune.h). */
+ * Texel tuner, bench/tools/tune.h). */
 int tune_cli(int argc, char **argv);
 
 #endif

@@ -8,16 +8,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/analyze.h"
+#include "bench/tools/analyze.h"
 #include "bench/bench.h"
-#include "bench/datagen.h"
-#include "bench/match.h"
+#include "bench/tools/datagen.h"
+#include "bench/tools/match.h"
 #include "bench/matebench.h"
 #include "bench/perft.h"
 #include "bench/smp.h"
-#include "bench/soak.h"
-#include "bench/spsa.h"
-#include "bench/wdl.h"
+#include "bench/tools/soak.h"
+#include "bench/tools/spsa.h"
+#include "bench/tools/wdl.h"
 #include "cli.h"
 #include "engine/cluster.h"
 #include "engine/comm.h"

@@ -10,8 +10,8 @@
 #include "engine/util/outfile.h"
 #include "eval/eval.h"
 #include "eval/nnue/nnue.h"
-#include "eval/nnue_data.h"
-#include "eval/nnue_train.h"
+#include "bench/tools/nnue_data.h"
+#include "bench/tools/nnue_train.h"
 
 int nnue_eval_cli(int argc, char **argv)
 {

@@ -9,7 +9,7 @@
 #include "engine/util/args.h"
 #include "engine/util/clock.h"
 #include "engine/util/outfile.h"
-#include "eval/tune.h"
+#include "bench/tools/tune.h"
 #include "eval/weights.h"
 
 static double seconds_since(int64_t t0_us) { return (double)(now_us() - t0_us) * 1e-6; }

@@ -6,7 +6,7 @@
 #include "engine/util/embed.h"
 #include "engine/util/error.h"
 
-/* bench/net-generation.sh reads this line to find the current default. */
+/* bench/tools/net-generation.sh reads this line to find the current default. */
 #define NNUE_DEFAULT_FILE "eval/nets/gen1.nnue"
 
 EMBED_FILE(chuhan_default_net, NNUE_DEFAULT_FILE);

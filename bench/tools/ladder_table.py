@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """The Elo-by-level table of the README (Strength levels) from the results of
-bench/ladder.sh: each step's last line "level-A vs level-B: N games, W w D d
+bench/tools/ladder.sh: each step's last line "level-A vs level-B: N games, W w D d
 L l, ..., Elo X +/- E (95%) ...", chained from level 0 = 1000, and the
 arrays engine/skill.c keeps (LADDER_LEVEL, LADDER_ELO).
-    python3 bench/ladder_table.py STEP.txt...   (in the order of the ladder)"""
+    python3 bench/tools/ladder_table.py STEP.txt...   (in the order of the ladder)"""
 import re
 import sys
 

@@ -4,7 +4,7 @@
 # against full strength, every step GAMES games at NODES nodes a move (a
 # level's own caps are lower below level 16), openings from the built-in
 # book, both colours of each.  Quiet and low-priority: one game at a time.
-#   sh bench/ladder.sh [BINARY] [OUTDIR] [GAMES] [NODES] [LEVELS...]
+#   sh bench/tools/ladder.sh [BINARY] [OUTDIR] [GAMES] [NODES] [LEVELS...]
 # The result of each step is the last lines of OUTDIR/step-A-B.txt.
 BIN=${1:-./chuhan}
 OUT=${2:-ladder}

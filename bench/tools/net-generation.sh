@@ -16,7 +16,7 @@ set -euo pipefail
 
 usage() {
     cat >&2 <<'EOF'
-usage: bench/net-generation.sh [options]
+usage: bench/tools/net-generation.sh [options]
   --data-dir DIR    data and work folder (default $XDG_CACHE_HOME/chuhan, else ~/.cache/chuhan)
   --engine FILE     the chuhan binary (default ./chuhan)
   --positions N     self-play positions of this generation (default 4000000)
@@ -39,7 +39,7 @@ die() {
     exit 1
 }
 
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 DATA="${XDG_CACHE_HOME:-$HOME/.cache}/chuhan"
 ENGINE=./chuhan
 NETS=eval/nets
@@ -117,7 +117,7 @@ else
     echo "net-generation: [2/3] train: $files data files, $EPOCHS epochs, from ${PARENT:-random weights}"
     nice -n 19 "$ENGINE" train "${args[@]}" --out "$NET" --epochs "$EPOCHS" --lr "$LR" --lr-drop "$LR_DROP" \
         --threads "$THREADS" --seed "$GEN" \
-        --note "bench/net-generation.sh: $NAME from $PARENT_NAME; datagen --nodes $NODES --positions $POSITIONS --seed $GEN"
+        --note "bench/tools/net-generation.sh: $NAME from $PARENT_NAME; datagen --nodes $NODES --positions $POSITIONS --seed $GEN"
 fi
 [ "$STEP" != train ] || exit 0
 

@@ -11,7 +11,7 @@
 #include "engine/board/movegen.h"
 #include "engine/util/error.h"
 #include "engine/util/rng.h"
-#include "eval.h"
+#include "eval/eval.h"
 #include "tune_private.h"
 
 void tune_options_default(TuneOptions *opt)

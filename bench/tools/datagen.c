@@ -22,8 +22,8 @@
 #include "engine/util/host.h"
 #include "engine/util/outfile.h"
 #include "engine/util/rng.h"
-#include "eval/nnue_data.h"
 #include "match_referee.h"
+#include "nnue_data.h"
 #include "search/threads.h"
 
 /* A game is adjudicated when both sides' searches agree that one side is

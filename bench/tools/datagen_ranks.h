@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "eval/nnue_data.h"
+#include "nnue_data.h"
 
 #define DGR_SILENT_MS 30000 /* a rank says it is alive every second */
 

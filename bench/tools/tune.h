@@ -14,7 +14,7 @@
 #include <stdio.h>
 
 #include "engine/records/pgn.h"
-#include "weight_list.h"
+#include "eval/weight_list.h"
 
 #define TUNE_MAX_THREADS 64
 
