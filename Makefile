@@ -117,9 +117,9 @@ endif
 
 override CFLAGS := $(CFLAGS_BASE) $(ARCH_FLAGS) $(OPT) -I. $(EXTRA_CFLAGS)
 LDFLAGS_ALL := -pthread $(if $(SANITIZE),-fsanitize=$(SANITIZE)) $(LDFLAGS)
-# MPI=1: engine/comm_mpi.c in place of engine/comm_none.c (the one file
-# that knows MPI), compiled and linked with the flags of Open MPI's
-# wrapper, read when first used: after `deps` has installed it.
+# MPI=1: engine/cluster/comm_mpi.c in place of engine/cluster/comm_none.c
+# (the one file that knows MPI), compiled and linked with the flags of Open
+# MPI's wrapper, read when first used: after `deps` has installed it.
 MPI_CFLAGS = $(shell mpicc --showme:compile)
 MPI_LIBS = $(if $(filter 1,$(MPI)),$(shell mpicc --showme:link))
 # STATIC_ZSTD=1 (make dist): libzstd linked in, so that the binary needs
@@ -129,9 +129,9 @@ STATIC_ZSTD ?= 0
 ZSTD_LIB := $(if $(filter 1,$(STATIC_ZSTD)),-Wl$(comma)-Bstatic -lzstd -Wl$(comma)-Bdynamic,-lzstd)
 LIBS = $(if $(ZSTD_WIN),$(ZSTD_WIN)/lib/libzstd.a,$(ZSTD_LIB)) -lm $(MPI_LIBS)
 ifeq ($(MPI),1)
-  COMM_OUT := engine/comm_none.c
+  COMM_OUT := engine/cluster/comm_none.c
 else ifeq ($(MPI),0)
-  COMM_OUT := engine/comm_mpi.c
+  COMM_OUT := engine/cluster/comm_mpi.c
 else
   $(error MPI must be 0 or 1, not '$(MPI)')
 endif
@@ -143,7 +143,7 @@ CONFIG := $(notdir $(firstword $(CC)))-$(ARCH)$(if $(filter 1,$(USE_PEXT)),-pext
 BUILD_TAG ?=
 BUILD := build/$(CONFIG)$(if $(BUILD_TAG),-$(BUILD_TAG))
 
-SRC_DIRS := engine engine/util engine/board engine/rules engine/records engine/protocol engine/cli search eval eval/nnue book bench bench/tools
+SRC_DIRS := engine engine/util engine/board engine/rules engine/records engine/cluster engine/protocol engine/cli search eval eval/nnue book bench bench/tools
 SRCS := $(filter-out $(COMM_OUT) $(PLATFORM_OUT),$(foreach d,$(SRC_DIRS),$(wildcard $(d)/*.c)))
 MAIN_SRC := engine/cli/main.c
 LIB_SRCS := $(filter-out $(MAIN_SRC),$(SRCS))
@@ -187,7 +187,7 @@ test-deps:
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(OBJ_CFLAGS) -c $< -o $@
-$(BUILD)/engine/comm_mpi.o: OBJ_CFLAGS = $(MPI_CFLAGS)
+$(BUILD)/engine/cluster/comm_mpi.o: OBJ_CFLAGS = $(MPI_CFLAGS)
 
 # The start-up check of the CPU (engine/util/cpu.c) is built for plain
 # x86-64, whatever ARCH, so that it runs where the rest of the binary

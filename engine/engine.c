@@ -1,6 +1,6 @@
 /* The engine: options, game position, and the search driven through the
  * thread pool; in an MPI job, rank 0's engine drives the other ranks'
- * searches through its cluster (cluster.h). */
+ * searches through its cluster (engine/cluster/cluster.h). */
 #include "engine.h"
 
 #include <pthread.h>
@@ -10,8 +10,8 @@
 #include <strings.h>
 
 #include "book/book.h"
-#include "cluster.h"
 #include "engine/board/movegen.h"
+#include "engine/cluster/cluster.h"
 #include "engine/rules/rules.h"
 #include "engine/util/clock.h"
 #include "engine/util/debuglog.h"
@@ -183,7 +183,8 @@ Engine *engine_new(const EngineCallbacks *cb, char *err, size_t errlen)
     }
     if (errlen)
         err[0] = 0;
-    e->cluster = cluster_attach(&e->tt, e->pool, &e->cb, err, errlen);
+    ClusterCallbacks ccb = {e->cb.info, e->cb.bestmove, e->cb.message, e->cb.ctx};
+    e->cluster = cluster_attach(&e->tt, e->pool, &ccb, err, errlen);
     if (!e->cluster && errlen && err[0]) {
         pool_free(e->pool);
         tt_free(&e->tt);

@@ -14,6 +14,7 @@ engine/rules
 eval/nnue engine/records
 eval book
 search
+engine/cluster
 engine
 engine/protocol
 bench

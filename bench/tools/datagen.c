@@ -13,7 +13,7 @@
 
 #include "book/book.h"
 #include "datagen_ranks.h"
-#include "engine/comm.h"
+#include "engine/cluster/comm.h"
 #include "engine/board/movegen.h"
 #include "engine/engine.h"
 #include "engine/rules/rules.h"

@@ -1,5 +1,5 @@
 /* chuhan datagen over the ranks of an MPI job (datagen_ranks.h), on the
- * datagen channel of engine/comm.h. */
+ * datagen channel of engine/cluster/comm.h. */
 #include "datagen_ranks.h"
 
 #include <stdint.h>
@@ -7,7 +7,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "engine/comm.h"
+#include "engine/cluster/comm.h"
 #include "engine/util/clock.h"
 
 enum {

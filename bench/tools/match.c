@@ -10,7 +10,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "engine/comm.h"
+#include "engine/cluster/comm.h"
 #include "engine/util/clock.h"
 #include "engine/util/error.h"
 #include "engine/util/outfile.h"

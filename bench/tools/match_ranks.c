@@ -1,8 +1,8 @@
 /* A match over the ranks of an MPI job (match_private.h): rank 0 hands
  * out the games and records them, the other ranks play what they are
  * given.  Each rank has a relay thread that takes its messages (on the
- * match's channel of engine/comm.h) and, on the other ranks, says every
- * second that the rank is alive. */
+ * match's channel of engine/cluster/comm.h) and, on the other ranks, says
+ * every second that the rank is alive. */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
@@ -11,7 +11,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "engine/comm.h"
+#include "engine/cluster/comm.h"
 #include "engine/util/clock.h"
 #include "match_private.h"
 

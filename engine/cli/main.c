@@ -1,8 +1,8 @@
 /* The command line: with no arguments the engine serves a protocol on
  * stdin, the one its first command names; otherwise the first argument
  * names a tool.  Under mpirun (a build with MPI=1) rank 0 does that, and
- * the other ranks serve its engine (engine/cluster.h); a match is played
- * by every rank, each its share of the games. */
+ * the other ranks serve its engine (engine/cluster/cluster.h); a match is
+ * played by every rank, each its share of the games. */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,8 +19,9 @@
 #include "bench/tools/spsa.h"
 #include "bench/tools/wdl.h"
 #include "cli.h"
-#include "engine/cluster.h"
-#include "engine/comm.h"
+#include "engine/cluster/cluster.h"
+#include "engine/cluster/comm.h"
+#include "engine/engine.h"
 #include "engine/init.h"
 #include "engine/protocol/cecp.h"
 #include "engine/protocol/ucci.h"
@@ -121,7 +122,7 @@ static int run(int argc, char **argv)
         i++;
     if (comm_rank() > 0) {
         int status = argc >= 2 && i < n && COMMANDS[i].every_rank ? COMMANDS[i].run(argc - 2, argv + 2) : 0;
-        int served = cluster_serve(); /* until rank 0 ends the job */
+        int served = engine_serve_rank(); /* until rank 0 ends the job */
         return status ? status : served;
     }
     if (argc < 2)

@@ -19,11 +19,16 @@
  * the move of the running search, and exits.
  *
  * In a job of one (every build without MPI) nothing here is used: no
- * Engine gets a Cluster. */
+ * Engine gets a Cluster.
+ *
+ * The cluster sits below the engine API (engine/engine.h), on the search:
+ * rank 0's engine hands it its table, its threads and its callbacks
+ * (cluster_attach), and the other ranks' engine is driven through the
+ * ClusterEngine the engine passes in (engine_serve_rank calls
+ * cluster_serve). */
 #ifndef CHUHAN_CLUSTER_H
 #define CHUHAN_CLUSTER_H
 
-#include "engine.h"
 #include "search/threads.h"
 
 #define CLUSTER_SILENT_MS 1000 /* a searching rank sends its nodes every 50 ms */
@@ -33,13 +38,23 @@
 
 typedef struct Cluster Cluster;
 
+/* An engine's reports (the engine API's EngineCallbacks, field for
+ * field): a line of thinking, the search's move, a message. */
+typedef struct {
+    void (*info)(void *ctx, const SearchInfo *info);
+    void (*bestmove)(void *ctx, Move best, Move ponder);
+    void (*message)(void *ctx, const char *text);
+    void *ctx;
+} ClusterCallbacks;
+
 /* ---- rank 0, for engine.c ---- */
 
 /* The cluster for a new engine of rank 0 whose table is tt, pool pool, and
- * callbacks cb: NULL in a job of one, on other ranks, and for every engine
- * after the first (the cluster is the protocol's engine's).  *err set
- * (and NULL returned) only when it cannot be made. */
-Cluster *cluster_attach(TT *tt, ThreadPool *pool, const EngineCallbacks *cb, char *err, size_t errlen);
+ * callbacks cb (copied; the cluster reports through info and message):
+ * NULL in a job of one, on other ranks, and for every engine after the
+ * first (the cluster is the protocol's engine's).  *err set (and NULL
+ * returned) only when it cannot be made. */
+Cluster *cluster_attach(TT *tt, ThreadPool *pool, const ClusterCallbacks *cb, char *err, size_t errlen);
 void cluster_detach(Cluster *c);
 /* Ranks in the job, and whether they search with rank 0 (on by default). */
 int cluster_size(const Cluster *c);
@@ -63,11 +78,33 @@ uint64_t cluster_nodes(Cluster *c);
  * when it is another rank's. */
 void cluster_collect(Cluster *c, Move *best, Move *ponder);
 
+/* ---- ranks other than 0, for engine.c ---- */
+
+/* What such a rank does with its engine, as the engine API does it
+ * (engine/engine.h): the engine passes these in, the cluster knowing no
+ * more of an Engine than its name. */
+struct Engine;
+typedef struct {
+    struct Engine *(*make)(const ClusterCallbacks *cb, char *err, size_t errlen);
+    void (*free)(struct Engine *e);
+    bool (*set_option)(struct Engine *e, const char *name, const char *value, char *err, size_t errlen);
+    /* The game from a FEN, without moves; false with the reason. */
+    bool (*set_position)(struct Engine *e, const char *fen, char *err, size_t errlen);
+    bool (*push_move)(struct Engine *e, Move m);
+    void (*new_game)(struct Engine *e);
+    void (*go)(struct Engine *e, const SearchLimits *limits);
+    void (*stop)(struct Engine *e);
+    void (*wait)(struct Engine *e);
+    TT *(*table)(struct Engine *e);
+    ThreadPool *(*threads)(struct Engine *e);
+} ClusterEngine;
+
+/* Ranks > 0: serve rank 0's engine, with engines made and driven by eng,
+ * until rank 0 ends the job; the exit status. */
+int cluster_serve(const ClusterEngine *eng);
+
 /* ---- every rank, for engine/cli/main.c ---- */
 
-/* Ranks > 0: serve rank 0's engine until rank 0 ends the job; the exit
- * status. */
-int cluster_serve(void);
 /* Rank 0, at its end: tell every rank, and wait up to CLUSTER_BYE_MS
  * (CLUSTER_BYE_SILENT_MS when one was left out) for their goodbyes; false
  * (and a message on standard error) when some did not answer.  True at

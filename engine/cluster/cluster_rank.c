@@ -1,7 +1,7 @@
 /* The cluster on ranks other than 0 (cluster.h): an Engine that searches
- * what rank 0 says, driven by the messages polled here, on the thread that
- * called cluster_serve; its search reports its result from the search
- * thread.  The Engine is made at the first message that needs it (a rank
+ * what rank 0 says, driven through the ClusterEngine the engine passed in
+ * by the messages polled here, on the thread that called cluster_serve;
+ * its search reports its result from the search thread.  The Engine is made at the first message that needs it (a rank
  * that only plays its share of a match never makes one). */
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -13,12 +13,12 @@
 
 #include "cluster_private.h"
 #include "engine/util/clock.h"
-#include "engine_private.h"
 
 #define STATUS_MS 50 /* how often a searching rank sends its nodes */
 
 typedef struct {
-    Engine *e;
+    const ClusterEngine *eng; /* what the engine passed in */
+    struct Engine *e;
     bool failed; /* the Engine could not be made: said once */
     Exchange x;
     atomic_uint id;         /* the search running or last run */
@@ -51,8 +51,8 @@ static void on_bestmove(void *ctx, Move best, Move ponder)
     Result res;
     memset(&res, 0, sizeof res);
     res.id = atomic_load(&k->id);
-    res.nodes = pool_nodes(engine_threads(k->e));
-    pool_result(engine_threads(k->e), &res.r);
+    res.nodes = pool_nodes(k->eng->threads(k->e));
+    pool_result(k->eng->threads(k->e), &res.r);
     comm_send(0, COMM_CLUSTER, CM_RESULT, &res, sizeof res);
     atomic_store(&k->searching, false);
 }
@@ -61,25 +61,25 @@ static bool ready(Rank *k)
 {
     if (k->e || k->failed)
         return k->e != NULL;
-    EngineCallbacks cb = {NULL, on_bestmove, on_message, k};
+    ClusterCallbacks cb = {NULL, on_bestmove, on_message, k};
     char err[256];
-    k->e = engine_new(&cb, err, sizeof err);
-    if (!k->e || !engine_set_option(k->e, "OwnBook", "false", err, sizeof err)) {
+    k->e = k->eng->make(&cb, err, sizeof err);
+    if (!k->e || !k->eng->set_option(k->e, "OwnBook", "false", err, sizeof err)) {
         tell("cannot start the engine: %s", err);
-        engine_free(k->e);
+        k->eng->free(k->e);
         k->e = NULL;
         k->failed = true;
         return false;
     }
-    engine_table(k->e)->share = k->x.share;
+    k->eng->table(k->e)->share = k->x.share;
     return true;
 }
 
 /* Between searches: a late one of ours is stopped. */
 static void settle(Rank *k)
 {
-    engine_stop(k->e);
-    engine_wait(k->e);
+    k->eng->stop(k->e);
+    k->eng->wait(k->e);
 }
 
 /* A search that cannot run answers at once, with no move. */
@@ -98,11 +98,11 @@ static void go(Rank *k, const GoMessage *g, long len)
     settle(k);
     char err[256], fen[FEN_MAX];
     snprintf(fen, sizeof fen, "%s", g->fen);
-    bool ok = engine_set_position(k->e, fen, NULL, 0, false, err, sizeof err);
+    bool ok = k->eng->set_position(k->e, fen, err, sizeof err);
     if (!ok)
         tell("search %u: %s", g->id, err);
     for (int i = 0; ok && i < g->nmoves; i++)
-        if (!(ok = engine_push_move(k->e, g->moves[i])))
+        if (!(ok = k->eng->push_move(k->e, g->moves[i])))
             tell("search %u: move %d of the game is illegal here", g->id, i + 1);
     if (!ok) {
         comm_send(0, COMM_CLUSTER, CM_RESULT, &none, sizeof none);
@@ -111,7 +111,7 @@ static void go(Rank *k, const GoMessage *g, long len)
     atomic_store(&k->id, g->id);
     atomic_store(&k->searching, true);
     k->status_ms = now_ms();
-    engine_go(k->e, &g->limits);
+    k->eng->go(k->e, &g->limits);
 }
 
 static void set_option(Rank *k, const char *msg, long len)
@@ -123,16 +123,17 @@ static void set_option(Rank *k, const char *msg, long len)
         return;
     settle(k);
     char err[256];
-    if (!engine_set_option(k->e, name, value, err, sizeof err))
+    if (!k->eng->set_option(k->e, name, value, err, sizeof err))
         tell("setoption %s: %s", name, err);
     else if (!strcasecmp(name, "Threads") && cluster_cores_warning(atol(value), err, sizeof err))
         tell("%s", err);
 }
 
-int cluster_serve(void)
+int cluster_serve(const ClusterEngine *eng)
 {
     Rank k;
     memset(&k, 0, sizeof k);
+    k.eng = eng;
     void *buf = malloc(COMM_MAX_MESSAGE);
     if (!buf || !exchange_init(&k.x)) {
         fprintf(stderr, "chuhan: rank %d: out of memory\n", comm_rank());
@@ -150,18 +151,18 @@ int cluster_serve(void)
                 go(&k, buf, len);
             else if (from == 0 && type == CM_STOP && len == sizeof(uint32_t)) {
                 if (k.e && *(uint32_t *)buf == atomic_load(&k.id))
-                    engine_stop(k.e);
+                    k.eng->stop(k.e);
             } else if (from == 0 && type == CM_OPTION)
                 set_option(&k, buf, len);
             else if (from == 0 && type == CM_NEWGAME) {
                 if (ready(&k))
-                    engine_new_game(k.e);
+                    k.eng->new_game(k.e);
             } else if (type == CM_TT && k.e)
-                exchange_merge(&k.x, engine_table(k.e), buf, len);
+                exchange_merge(&k.x, k.eng->table(k.e), buf, len);
         }
         int64_t now = now_ms();
         if (atomic_load(&k.searching) && now - k.status_ms >= STATUS_MS) {
-            Status s = {atomic_load(&k.id), pool_nodes(engine_threads(k.e))};
+            Status s = {atomic_load(&k.id), pool_nodes(k.eng->threads(k.e))};
             comm_send(0, COMM_CLUSTER, CM_STATUS, &s, sizeof s);
             k.status_ms = now;
         }
@@ -169,7 +170,7 @@ int cluster_serve(void)
         if (!end)
             cluster_nap();
     }
-    engine_free(k.e); /* stops and waits for a search */
+    k.eng->free(k.e); /* stops and waits for a search */
     exchange_free(&k.x);
     free(buf);
     comm_send(0, COMM_CLUSTER, CM_BYE, NULL, 0);

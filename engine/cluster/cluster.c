@@ -31,7 +31,7 @@ typedef struct {
 struct Cluster {
     TT *tt;
     ThreadPool *pool;
-    const EngineCallbacks *cb;
+    ClusterCallbacks cb;
     int size;
     Exchange x;
     pthread_t courier;
@@ -77,8 +77,8 @@ static void say(Cluster *c, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(text, sizeof text, fmt, ap);
     va_end(ap);
-    if (c->cb->message)
-        c->cb->message(c->cb->ctx, text);
+    if (c->cb.message)
+        c->cb.message(c->cb.ctx, text);
 }
 
 /* Send to every rank not lost; one that refuses is silent from now. */
@@ -244,7 +244,7 @@ static void release(Cluster *c)
     atomic_store(&claimed, false);
 }
 
-Cluster *cluster_attach(TT *tt, ThreadPool *pool, const EngineCallbacks *cb, char *err, size_t errlen)
+Cluster *cluster_attach(TT *tt, ThreadPool *pool, const ClusterCallbacks *cb, char *err, size_t errlen)
 {
     if (comm_size() < 2 || comm_rank() != 0 || atomic_exchange(&claimed, true))
         return NULL;
@@ -252,7 +252,7 @@ Cluster *cluster_attach(TT *tt, ThreadPool *pool, const EngineCallbacks *cb, cha
     if (c) {
         c->tt = tt;
         c->pool = pool;
-        c->cb = cb;
+        c->cb = *cb;
         c->size = comm_size();
         c->on = true;
         pthread_mutex_init(&c->lock, NULL);
@@ -464,7 +464,7 @@ void cluster_collect(Cluster *c, Move *best, Move *ponder)
     }
     /* The line of the move played, with the nodes of every rank: the
      * GUI's last word on the search. */
-    if (c->cb->info && one_line && *best && r->depth > 0) {
+    if (c->cb.info && one_line && *best && r->depth > 0) {
         SearchInfo info;
         memset(&info, 0, sizeof info);
         info.depth = r->depth;
@@ -477,7 +477,7 @@ void cluster_collect(Cluster *c, Move *best, Move *ponder)
         info.hashfull = tt_hashfull(c->tt);
         info.pv_len = r->pv_len;
         memcpy(info.pv, r->pv, sizeof(Move) * (size_t)r->pv_len);
-        c->cb->info(c->cb->ctx, &info);
+        c->cb.info(c->cb.ctx, &info);
     }
 }
 
