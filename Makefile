@@ -8,9 +8,10 @@
 #   make perft-full       every depth of every perft reference position
 #   make test-gui         XBoard under Xvfb plays Chuhan against itself; the game is checked
 #   make install PREFIX=/usr/local
-#   make TUNE=1           the tuning build: the search's tunables as UCI options, for chuhan spsa
-#                         (build/CONFIG-tune/chuhan; ./chuhan is left alone)
-#   make test-tune        the tuning build's own tests (its options, the setter, a search they change)
+#   make SPSA=1           the SPSA build: the search's tunables as UCI options, for chuhan spsa
+#                         (build/CONFIG-spsa/chuhan; ./chuhan is left alone; TUNE=1 is its old name)
+#   make test-spsa        the SPSA build's own tests (its options, the setter, a search they change;
+#                         test-tune is its old name)
 #   make MPI=1            the same ./chuhan against Open MPI, for clusters: mpirun -np N chuhan
 #                         (installs libopenmpi-dev/openmpi-bin if missing)
 #   make test-mpi         the MPI build under mpirun -np 2: protocol tests, a match, dead ranks
@@ -18,7 +19,7 @@
 #                         built from Debian's source package: tests/windows/zstd.sh)
 #   make test-windows     chuhan.exe under Wine: protocol pipe tests, bench nodes = Linux's
 #   make dist             release archives in build/dist: Linux and Windows, portable and BMI2
-# Options: ARCH=native|x86-64|x86-64-popcnt|x86-64-bmi2  PEXT=auto|0|1  MPI=0|1  TUNE=0|1  TARGET=linux|windows
+# Options: ARCH=native|x86-64|x86-64-popcnt|x86-64-bmi2  PEXT=auto|0|1  MPI=0|1  SPSA=0|1  TARGET=linux|windows
 #          SANITIZE=address,undefined|thread  DEBUG=1  WERROR=0  CC=clang  BUILD_TAG=name
 
 ARCH     ?= native
@@ -29,7 +30,7 @@ WERROR   ?= 1
 PREFIX   ?= /usr/local
 CC       ?= cc
 MPI      ?= 0
-TUNE     ?= 0
+SPSA     ?= $(if $(TUNE),$(TUNE),0)
 TARGET   ?= linux
 
 # TARGET=windows: the same sources cross-compiled by Debian's MinGW-w64
@@ -97,12 +98,14 @@ endif
 ifeq ($(USE_PEXT),1)
   CFLAGS_BASE += -DUSE_PEXT -mbmi2
 endif
-# TUNE=1: the search's tunables (search/params.h) become variables that UCI
-# options set, for SPSA (chuhan spsa); the normal build compiles them in.
-ifeq ($(TUNE),1)
-  CFLAGS_BASE += -DCHUHAN_TUNE
-else ifneq ($(TUNE),0)
-  $(error TUNE must be 0 or 1, not '$(TUNE)')
+# SPSA=1: the search's tunables (search/tunable_list.h) become variables
+# that UCI options set, for chuhan spsa; the normal build compiles them in.
+# TUNE=1, its old name, is still taken (scripts may use it); "tune" is the
+# evaluation's Texel tuner's old name too, so the build has a name of its own.
+ifeq ($(SPSA),1)
+  CFLAGS_BASE += -DCHUHAN_SPSA
+else ifneq ($(SPSA),0)
+  $(error SPSA (or TUNE, its old name) must be 0 or 1, not '$(SPSA)')
 endif
 
 # Windows: C99 printf (%zu, %lld) from MinGW's own stdio, and the POSIX
@@ -137,7 +140,7 @@ else
 endif
 
 # One build folder per configuration, so sanitizer and release objects never mix.
-CONFIG := $(notdir $(firstword $(CC)))-$(ARCH)$(if $(filter 1,$(USE_PEXT)),-pext)$(if $(filter 1,$(MPI)),-mpi)$(if $(SANITIZE),-$(subst $(comma),-,$(SANITIZE)))$(if $(filter 1,$(DEBUG)),-debug)$(if $(filter 1,$(TUNE)),-tune)
+CONFIG := $(notdir $(firstword $(CC)))-$(ARCH)$(if $(filter 1,$(USE_PEXT)),-pext)$(if $(filter 1,$(MPI)),-mpi)$(if $(SANITIZE),-$(subst $(comma),-,$(SANITIZE)))$(if $(filter 1,$(DEBUG)),-debug)$(if $(filter 1,$(SPSA)),-spsa)
 # BUILD_TAG=name keeps a separate build folder (and leaves ./chuhan alone),
 # for several builds of one tree at once.
 BUILD_TAG ?=
@@ -162,7 +165,7 @@ TESTS := $(BUILD)/chuhan-tests
 # may be running it ("Text file busy"); and only when it differs, so that a
 # second make does nothing.
 all: deps $(ENGINE)
-ifeq ($(SANITIZE)$(BUILD_TAG)$(filter 1,$(TUNE)),)
+ifeq ($(SANITIZE)$(BUILD_TAG)$(filter 1,$(SPSA)),)
 	@cmp -s $(ENGINE) chuhan$(EXE) || { cp $(ENGINE) chuhan$(EXE).new && mv -f chuhan$(EXE).new chuhan$(EXE) && \
 	    echo "./chuhan$(EXE): the $(ARCH) build$(if $(filter native,$(ARCH)),, (not the native one)), $(ENGINE)"; }
 endif
@@ -402,19 +405,21 @@ $(TESTS): $(FUZZ_TARGET_SRCS:%.c=$(BUILD)/%.o)
 -include $(FUZZ_OBJS:.o=.d) $(FUZZ_TARGET_SRCS:%.c=$(BUILD)/%.d)
 # ------------------------------------------------------------------------------
 
-# ---- The tuning build (make TUNE=1, chuhan spsa) ---------------------------------
-# `make test-tune`: the tuning build (in its own folder; ./chuhan is left
+# ---- The SPSA build (make SPSA=1, chuhan spsa) ----------------------------------
+# `make test-spsa`: the SPSA build (in its own folder; ./chuhan is left
 # alone) and its tests: the tunables listed as options and set by them,
 # refused out of range, a search that they change (tests/test_tunables.c,
-# whose tuning-build half only that build compiles), and the SPSA driver;
+# whose SPSA-build half only that build compiles), and the SPSA driver;
 # then its bench, which at the defaults must be the normal build's.
-TUNE_BUILD := build/$(CONFIG)$(if $(filter 1,$(TUNE)),,-tune)$(if $(BUILD_TAG),-$(BUILD_TAG))
-.PHONY: test-tune
-test-tune:
-	@$(MAKE) --no-print-directory TUNE=1 $(TUNE_BUILD)/chuhan $(TUNE_BUILD)/chuhan-tests
-	CHUHAN_BIN=$(TUNE_BUILD)/chuhan CHUHAN_DATA=tests/data $(TUNE_BUILD)/chuhan-tests --groups=tunables,spsa
+# `make test-tune` is its old name.
+SPSA_BUILD := build/$(CONFIG)$(if $(filter 1,$(SPSA)),,-spsa)$(if $(BUILD_TAG),-$(BUILD_TAG))
+.PHONY: test-spsa test-tune
+test-tune: test-spsa
+test-spsa:
+	@$(MAKE) --no-print-directory SPSA=1 $(SPSA_BUILD)/chuhan $(SPSA_BUILD)/chuhan-tests
+	CHUHAN_BIN=$(SPSA_BUILD)/chuhan CHUHAN_DATA=tests/data $(SPSA_BUILD)/chuhan-tests --groups=tunables,spsa
 	@want=$$(sed -n 's/^#define BENCH_NODES \([0-9]*\).*/\1/p' bench/bench.h); \
-	got=$$($(TUNE_BUILD)/chuhan bench 2>&1 | sed -n 's/^Nodes searched *: *//p'); \
-	if [ "$$got" = "$$want" ]; then echo "test-tune: at its defaults the tuning build's bench is $$got, the normal one's"; \
-	else echo "test-tune: the tuning build's bench is '$$got', not BENCH_NODES $$want"; exit 1; fi
+	got=$$($(SPSA_BUILD)/chuhan bench 2>&1 | sed -n 's/^Nodes searched *: *//p'); \
+	if [ "$$got" = "$$want" ]; then echo "test-spsa: at its defaults the SPSA build's bench is $$got, the normal one's"; \
+	else echo "test-spsa: the SPSA build's bench is '$$got', not BENCH_NODES $$want"; exit 1; fi
 # ------------------------------------------------------------------------------

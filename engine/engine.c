@@ -101,11 +101,11 @@ struct Engine {
 };
 
 /* The search's tunables (search/tunables.h) follow the options above as
- * spin options, index O_NB + t for tunable t: only a tuning build (make
+ * spin options, index O_NB + t for tunable t: only an SPSA build (make
  * TUNE=1) has any.  Their values are the search's own, process-wide, not
  * the engine's. */
-#ifdef CHUHAN_TUNE
-/* Tuning build only: written once under pthread_once, read-only after. */
+#ifdef CHUHAN_SPSA
+/* SPSA build only: written once under pthread_once, read-only after. */
 static OptionInfo TuneOptions[TUNABLES_MAX];
 static int tune_option_count;
 static pthread_once_t tune_options_once = PTHREAD_ONCE_INIT;
@@ -263,7 +263,7 @@ static bool load_book(Engine *e, char *err, size_t errlen)
     return true;
 }
 
-/* A search tunable (a tuning build's): between searches only, since the
+/* A search tunable (an SPSA build's): between searches only, since the
  * search reads it without a lock. */
 static bool set_tunable(Engine *e, const OptionInfo *o, const char *value, char *err, size_t errlen)
 {

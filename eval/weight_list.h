@@ -1,5 +1,5 @@
 /* Every evaluation weight, by name.  The values the engine plays with are
- * eval/weights.txt (weights.h), which the tuner rewrites; scores are packed
+ * eval/weights.txt (weights.h), which the Texel tuner rewrites; scores are packed
  * middlegame / endgame pairs in centipawns. */
 #ifndef CHUHAN_EVAL_WEIGHT_LIST_H
 #define CHUHAN_EVAL_WEIGHT_LIST_H

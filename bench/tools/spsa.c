@@ -90,7 +90,7 @@ static int spsa_usage(void)
             "                   --iterations N [options]\n"
             "SPSA tuning of the search's tunables: each iteration plays game pairs of the engine with the\n"
             "tuned values perturbed up (theta+) against down (theta-) and moves them by the result.  Run it\n"
-            "from a tuning build (make TUNE=1), whose tunables the engine, the same build, must list.\n"
+            "from an SPSA build (make SPSA=1), whose tunables the engine, the same build, must list.\n"
             "  --engine ...       the engine, once, as for chuhan match (proto uci); it plays with\n"
             "                     OwnBook=false unless an option.OwnBook says otherwise\n"
             "  --each ...         the limits of a move, as for chuhan match (nodes=N is the usual)\n"
@@ -170,8 +170,8 @@ static bool spsa_finish(MatchArgs *a, const TunableInfo *tunables, int ntunables
                         char *err, size_t errlen)
 {
     if (ntunables <= 0)
-        return err_set(err, errlen, "spsa: this build has no search tunables: build it with make TUNE=1 and run its "
-                                    "chuhan spsa (build/...-tune/chuhan)");
+        return err_set(err, errlen, "spsa: this build has no search tunables: build it with make SPSA=1 and run its "
+                                    "chuhan spsa (build/...-spsa/chuhan)");
     if (cfg->list)
         return true;
     for (int i = 0; i < ntunables && i < SPSA_MAX_PARAMS; i++)
@@ -336,7 +336,7 @@ static bool check_engine(const EngineSpec *spec, const TunableInfo *t, const Sps
     for (int j = 0; j < cfg->ntuned; j++)
         if (!listed[j])
             return err_set(err, errlen, "'%s' does not list %s as a spin option from %d to %d: is it this tuning "
-                           "build (make TUNE=1)?", spec->cmd, t[cfg->tuned[j]].name, t[cfg->tuned[j]].min,
+                           "build (make SPSA=1)?", spec->cmd, t[cfg->tuned[j]].name, t[cfg->tuned[j]].min,
                            t[cfg->tuned[j]].max);
     return true;
 }

@@ -23,8 +23,8 @@ int nnue_eval_cli(int argc, char **argv);
 /* chuhan train --data FILE... --out NET [...]: train a net
  * (bench/tools/nnue_train.h). */
 int nnue_train_cli(int argc, char **argv);
-/* chuhan tune ...: fit the evaluation's weights to game results (the
- * Texel tuner, bench/tools/tune.h). */
-int tune_cli(int argc, char **argv);
+/* chuhan texel ... (chuhan tune, its old name): fit the evaluation's
+ * weights to game results (the Texel tuner, bench/tools/texel.h). */
+int texel_cli(int argc, char **argv);
 
 #endif

@@ -41,9 +41,10 @@ static const char USAGE[] =
     "       chuhan pgn convert|check ...  convert PGN records between notations and to UTF-8, or check them\n"
     "       chuhan match --engine cmd=CMD [name=N] [proto=uci|ucci] [option.X=V] --engine ... --each tc=..|movetime=..|depth=..|nodes=.. --games N [...]\n"
     "                                   play engines against each other under the xiangqi rules (--help for all options)\n"
-    "       chuhan tune [options] FILE...   fit the evaluation weights to game results (--help for the options)\n"
+    "       chuhan texel [options] FILE...  fit the evaluation weights to game results, the Texel tuner\n"
+    "                                   (--help for the options; chuhan tune is its old name)\n"
     "       chuhan spsa --engine cmd=CMD --each nodes=N --iterations N [...]   SPSA tuning of the search's\n"
-    "                                   tunables by matches, in a tuning build (make TUNE=1; --help for all)\n"
+    "                                   tunables by matches, in an SPSA build (make SPSA=1; --help for all)\n"
     "       chuhan analyze [--time MS|--depth D|--nodes N] [--threads T] [--multipv K] [--graph DIR] FILE...\n"
     "                                   annotated PGN: scores, ?! ? ?? by expected score lost, better moves\n"
     "       chuhan wdl [--games N] [--nodes N] [--svg FILE] FILE...   fit the WDL model to game results\n"
@@ -70,10 +71,11 @@ static const struct {
 } COMMANDS[] = {
     {"perft", perft_cli, false}, {"magics", magic_cli, false}, {"bench", bench_cli, false},
     {"smp", smp_cli, false},     {"judge", judge_cli, false}, {"book", book_cli, false},
-    {"pgn", pgn_cli, false},     {"match", match_cli, true},  {"tune", tune_cli, false},
+    {"pgn", pgn_cli, false},     {"match", match_cli, true},  {"texel", texel_cli, false},
     {"soak", soak_cli, false},   {"matebench", matebench_cli, false}, {"datagen", datagen_cli, true},
     {"eval", nnue_eval_cli, false}, {"train", nnue_train_cli, false},
     {"analyze", analyze_cli, false}, {"wdl", wdl_cli, false},   {"spsa", spsa_cli, false},
+    {"tune", texel_cli, false}, /* texel's old name: scripts may use it */
 };
 
 /* Serve the protocol the first non-empty line names: ucci, xboard, or UCI,

@@ -6,15 +6,15 @@
  * X(NAME, default, min, max, step), step being the SPSA perturbation (about
  * the smallest change worth a few games' notice).  In the normal build each
  * is a compile-time constant (an enum: the same values, the same code as a
- * #define); in the tuning build (make TUNE=1, -DCHUHAN_TUNE) each is a
+ * #define); in the SPSA build (make SPSA=1, -DCHUHAN_SPSA) each is a
  * process-wide int that search/tunables.c defines and sets from the
  * engine's options, so that `chuhan spsa` can play versions of the search
  * against each other without rebuilding.  The rest stay #defines: table
  * sizes and scales (the histories' int16 range, the correction grain), a
  * margin that keeps the search correct (the 60-move limit), and three
  * depths left out to keep a tuning run's dimension down. */
-#ifndef CHUHAN_SEARCH_PARAMS_H
-#define CHUHAN_SEARCH_PARAMS_H
+#ifndef CHUHAN_SEARCH_TUNABLE_LIST_H
+#define CHUHAN_SEARCH_TUNABLE_LIST_H
 
 /* The divisors' minimums keep them above zero; LMR_BASE_X100 and
  * LMR_DIV_X100 are the reduction formula's doubles in hundredths
@@ -45,8 +45,8 @@
     X(LMR_HISTORY_DIV, 8000, 2000, 20000, 600) /* one ply less per this much history */ \
     X(QS_DELTA_MARGIN, 180, 50, 400, 15)     /* quiescence delta pruning */
 
-#ifdef CHUHAN_TUNE
-/* Tuning build only: mutable globals, set between searches (never during
+#ifdef CHUHAN_SPSA
+/* SPSA build only: mutable globals, set between searches (never during
  * one: the engine refuses) through search/tunables.h. */
 #define SEARCH_TUNABLE_DECLARE(name, def, lo, hi, step) extern int name;
 SEARCH_TUNABLES(SEARCH_TUNABLE_DECLARE)

@@ -1,4 +1,4 @@
-/* chuhan tune: load the records, fit, write the weights file. */
+/* chuhan texel: load the records, fit, write the weights file. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,17 +9,17 @@
 #include "engine/util/args.h"
 #include "engine/util/clock.h"
 #include "engine/util/outfile.h"
-#include "bench/tools/tune.h"
+#include "bench/tools/texel.h"
 #include "eval/weights.h"
 
 static double seconds_since(int64_t t0_us) { return (double)(now_us() - t0_us) * 1e-6; }
 
-static int tune_usage(const char *why)
+static int texel_usage(const char *why)
 {
     if (why && *why)
         fprintf(stderr, "%s\n", why);
     fprintf(stderr,
-            "usage: chuhan tune [options] FILE...   fit the evaluation weights to the results of PGN records\n"
+            "usage: chuhan texel [options] FILE...   fit the evaluation weights to the results of PGN records\n"
             "  -o FILE            write the weights here (default eval/weights.txt; '-' standard output)\n"
             "  --from FILE        start from the weights of this file (default: the ones built in)\n"
             "  --epochs N         Adam steps over all positions (default 400)\n"
@@ -41,15 +41,15 @@ static int tune_usage(const char *why)
 
 static bool read_encoding(const char *text, void *enc) { return pgn_parse_encoding(text, enc); }
 
-int tune_cli(int argc, char **argv)
+int texel_cli(int argc, char **argv)
 {
-    TuneOptions opt;
-    tune_options_default(&opt);
+    TexelOptions opt;
+    texel_options_default(&opt);
     opt.progress = stderr;
     const char *out_path = "eval/weights.txt", *from = NULL;
     const char *files[256];
     int nfiles = 0;
-    char cmdline[1024] = "chuhan tune";
+    char cmdline[1024] = "chuhan texel";
     for (int i = 0; i < argc; i++) {
         size_t used = strlen(cmdline);
         snprintf(cmdline + used, sizeof cmdline - used, " %s", argv[i]);
@@ -67,67 +67,67 @@ int tune_cli(int argc, char **argv)
         ARG_LONG("--max-positions", &opt.max_positions, 0, 4000000000L),
         ARG_DOUBLE("--validation", &opt.validation, 0, 0.9),
         ARG_LONG("--report-every", &report_every, 1, 10000000),
-        ARG_LONG("--threads", &threads, 1, TUNE_MAX_THREADS),
+        ARG_LONG("--threads", &threads, 1, TEXEL_MAX_THREADS),
         ARG_U64("--seed", &opt.seed, 0, UINT64_MAX),
         ARG_CUSTOM("--encoding", &opt.encoding, read_encoding, "an encoding: auto, utf-8, gbk or big5"),
         ARG_FLAG("--no-symmetry", &opt.symmetric, false),
         ARG_FLAG("--no-material", &opt.fit_material, false),
     };
-    const ArgSpec spec = {"tune", opts, sizeof opts / sizeof opts[0], files, 256};
+    const ArgSpec spec = {"texel", opts, sizeof opts / sizeof opts[0], files, 256};
     char bad[ARGS_WHY_MAX];
     if (!args_read(&spec, argc, argv, &nfiles, bad, sizeof bad))
-        return tune_usage(bad);
+        return texel_usage(bad);
     if (nfiles == 0)
-        return tune_usage(argc ? "tune: no FILE to read" : NULL);
+        return texel_usage(argc ? "texel: no FILE to read" : NULL);
     opt.epochs = (int)epochs;
     opt.skip_plies = (int)skip_plies;
     opt.report_every = (int)report_every;
     opt.threads = (int)threads;
     char why0[512];
     if (strcmp(out_path, "-") && !outfile_check(out_path, why0, sizeof why0)) { /* before the work */
-        fprintf(stderr, "tune: %s\n", why0);
+        fprintf(stderr, "texel: %s\n", why0);
         return 2;
     }
 
     char err[512];
     EvalParams params = DefaultEvalParams;
     if (from && !weights_read_file(from, &params, err, sizeof err)) {
-        fprintf(stderr, "tune: %s\n", err);
+        fprintf(stderr, "texel: %s\n", err);
         return 1;
     }
     int64_t t0 = now_us();
-    TuneData *d = tune_data_new(&opt);
+    TexelData *d = texel_data_new(&opt);
     if (!d) {
-        fprintf(stderr, "tune: out of memory\n");
+        fprintf(stderr, "texel: out of memory\n");
         return 1;
     }
     int status = 1;
     for (int i = 0; i < nfiles; i++)
-        if (!tune_data_add_file(d, files[i], err, sizeof err)) {
-            fprintf(stderr, "tune: %s\n", err);
+        if (!texel_data_add_file(d, files[i], err, sizeof err)) {
+            fprintf(stderr, "texel: %s\n", err);
             goto out;
         }
-    const TuneDataStats *st = tune_data_stats(d);
-    int used, weights = tune_data_weights(d, &used);
+    const TexelDataStats *st = texel_data_stats(d);
+    int used, weights = texel_data_weights(d, &used);
     fprintf(stderr,
-            "tune: %ld games (%ld rejected, %ld without a result); %ld positions seen, %ld in the book phase, "
+            "texel: %ld games (%ld rejected, %ld without a result); %ld positions seen, %ld in the book phase, "
             "%ld not quiet, %ld left out by sampling\n"
-            "tune: %ld training and %ld validation positions, %d weights (%d mg/eg pairs in use), %.1f MB, loaded in "
+            "texel: %ld training and %ld validation positions, %d weights (%d mg/eg pairs in use), %.1f MB, loaded in "
             "%.1f s\n",
             st->games, st->games_rejected, st->games_no_result, st->positions_seen, st->skipped_book,
             st->skipped_noisy, st->skipped_sampling, st->train, st->validation, weights, used,
             (double)st->bytes / 1e6, seconds_since(t0));
     if (st->train == 0) {
-        fprintf(stderr, "tune: no positions to tune on\n");
+        fprintf(stderr, "texel: no positions to tune on\n");
         goto out;
     }
-    double k = opt.k > 0 ? opt.k : tune_fit_k(d, &params);
-    double e0 = tune_error(d, &params, k, false), v0 = tune_error(d, &params, k, true);
-    fprintf(stderr, "tune: K = %.6f%s; start: training error %.6f, validation error %.6f\n", k,
+    double k = opt.k > 0 ? opt.k : texel_fit_k(d, &params);
+    double e0 = texel_error(d, &params, k, false), v0 = texel_error(d, &params, k, true);
+    fprintf(stderr, "texel: K = %.6f%s; start: training error %.6f, validation error %.6f\n", k,
             opt.k > 0 ? " (given)" : " (fitted)", e0, v0);
-    double e1 = tune_fit(d, &params, k);
-    double v1 = tune_error(d, &params, k, true);
-    fprintf(stderr, "tune: done in %.1f s: training error %.6f -> %.6f, validation error %.6f -> %.6f\n",
+    double e1 = texel_fit(d, &params, k);
+    double v1 = texel_error(d, &params, k, true);
+    fprintf(stderr, "texel: done in %.1f s: training error %.6f -> %.6f, validation error %.6f -> %.6f\n",
             seconds_since(t0), e0, e1, v0, v1);
 
     char comment[2048];
@@ -143,7 +143,7 @@ int tune_cli(int argc, char **argv)
     char why[512];
     if (strcmp(out_path, "-")) {
         if (!outfile_begin(&of, out_path, why, sizeof why)) {
-            fprintf(stderr, "tune: %s\n", why);
+            fprintf(stderr, "texel: %s\n", why);
             goto out;
         }
         out = of.f;
@@ -151,21 +151,21 @@ int tune_cli(int argc, char **argv)
     bool written = weights_write(out, &params, comment);
     if (out != stdout) {
         if (!written) {
-            fprintf(stderr, "tune: cannot write %s\n", out_path);
+            fprintf(stderr, "texel: cannot write %s\n", out_path);
             outfile_abort(&of);
             goto out;
         }
         if (!outfile_commit(&of, why, sizeof why)) {
-            fprintf(stderr, "tune: %s\n", why);
+            fprintf(stderr, "texel: %s\n", why);
             goto out;
         }
-        fprintf(stderr, "tune: wrote %s\n", out_path);
+        fprintf(stderr, "texel: wrote %s\n", out_path);
     } else if (!written || fflush(stdout)) {
-        fprintf(stderr, "tune: cannot write the output\n");
+        fprintf(stderr, "texel: cannot write the output\n");
         goto out;
     }
     status = 0;
 out:
-    tune_data_free(d);
+    texel_data_free(d);
     return status;
 }

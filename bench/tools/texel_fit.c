@@ -11,12 +11,12 @@
 #include <string.h>
 
 #include "engine/util/clock.h"
-#include "tune_private.h"
+#include "texel_private.h"
 
 static double seconds_since(int64_t t0_us) { return (double)(now_us() - t0_us) * 1e-6; }
 
 typedef struct {
-    const TuneData *d;
+    const TexelData *d;
     const double *w; /* [nparams][2]: mg, eg */
     double k;
     int set;
@@ -35,14 +35,14 @@ static inline double sigmoid(double x) { return 1.0 / (1.0 + exp(-x)); }
 
 static void pass_chunk(Pass *ps, int chunk)
 {
-    const TuneData *d = ps->d;
+    const TexelData *d = ps->d;
     const PosSet *set = &d->set[ps->set];
     size_t lo = set->n * (size_t)chunk / CHUNKS, hi = set->n * (size_t)(chunk + 1) / CHUNKS;
     const double *w = ps->w;
     double *g = ps->gradient ? ps->grad + (size_t)chunk * (size_t)d->nparams * 2 : NULL;
     double err = 0;
     for (size_t i = lo; i < hi; i++) {
-        const TunePos *tp = &set->v[i];
+        const TexelPos *tp = &set->v[i];
         const uint16_t *idx = d->idx + tp->first;
         const int8_t *cf = d->coef + tp->first;
         double mg = 0, eg = 0;
@@ -104,7 +104,7 @@ static double run_pass(Pass *ps)
     return err;
 }
 
-static void params_to_weights(const TuneData *d, const EvalParams *params, double *w)
+static void params_to_weights(const TexelData *d, const EvalParams *params, double *w)
 {
     EvalParams *p = (EvalParams *)params;
     int seen[EVAL_PARAM_SLOTS] = {0};
@@ -131,7 +131,7 @@ static int round_clamp(double x)
     return r > 30000 ? 30000 : r < -30000 ? -30000 : (int)r;
 }
 
-static void weights_to_params(const TuneData *d, const double *w, EvalParams *params)
+static void weights_to_params(const TexelData *d, const double *w, EvalParams *params)
 {
     for (int i = 0; i < EVAL_PARAM_SLOTS; i++) {
         int k = d->slot_param[i];
@@ -140,7 +140,7 @@ static void weights_to_params(const TuneData *d, const double *w, EvalParams *pa
     }
 }
 
-static double error_of(const TuneData *d, const double *w, double k, int set)
+static double error_of(const TexelData *d, const double *w, double k, int set)
 {
     const PosSet *s = &d->set[set];
     if (s->n == 0)
@@ -149,7 +149,7 @@ static double error_of(const TuneData *d, const double *w, double k, int set)
     return run_pass(&ps) / (double)s->n;
 }
 
-double tune_error(const TuneData *d, const EvalParams *params, double k, bool validation)
+double texel_error(const TexelData *d, const EvalParams *params, double k, bool validation)
 {
     double *w = malloc(sizeof(double) * 2 * (size_t)(d->nparams ? d->nparams : 1));
     if (!w)
@@ -160,7 +160,7 @@ double tune_error(const TuneData *d, const EvalParams *params, double k, bool va
     return e;
 }
 
-double tune_fit_k(const TuneData *d, const EvalParams *params)
+double texel_fit_k(const TexelData *d, const EvalParams *params)
 {
     double *w = malloc(sizeof(double) * 2 * (size_t)(d->nparams ? d->nparams : 1));
     if (!w)
@@ -190,7 +190,7 @@ double tune_fit_k(const TuneData *d, const EvalParams *params)
     return exp((a + b) / 2);
 }
 
-double tune_fit(const TuneData *d, EvalParams *params, double k)
+double texel_fit(const TexelData *d, EvalParams *params, double k)
 {
     size_t np2 = 2 * (size_t)(d->nparams ? d->nparams : 1);
     double *w = calloc(np2, sizeof *w), *w0 = calloc(np2, sizeof *w0), *m = calloc(np2, sizeof *m),
@@ -203,7 +203,7 @@ double tune_fit(const TuneData *d, EvalParams *params, double k)
     const double b1 = 0.9, b2 = 0.999, eps = 1e-8;
     double n = (double)(d->set[0].n ? d->set[0].n : 1);
     int64_t t0 = now_us();
-    const TuneOptions *o = &d->opt;
+    const TexelOptions *o = &d->opt;
     for (int epoch = 1; epoch <= o->epochs; epoch++) {
         Pass ps = {.d = d, .w = w, .k = k, .set = 0, .gradient = true, .grad = grad, .threads = o->threads};
         double err = run_pass(&ps) / n;
@@ -224,13 +224,13 @@ double tune_fit(const TuneData *d, EvalParams *params, double k)
         }
         if (o->progress && (epoch % (o->report_every > 0 ? o->report_every : 25) == 0 || epoch == o->epochs)) {
             double verr = d->set[1].n ? error_of(d, w, k, 1) : 0;
-            fprintf(o->progress, "tune: epoch %4d  training error %.6f  validation error %.6f  %.1f s\n", epoch,
+            fprintf(o->progress, "texel: epoch %4d  training error %.6f  validation error %.6f  %.1f s\n", epoch,
                     err, verr, seconds_since(t0));
             fflush(o->progress);
         }
     }
     weights_to_params(d, w, params);
-    final = tune_error(d, params, k, false);
+    final = texel_error(d, params, k, false);
 out:
     free(w);
     free(w0);

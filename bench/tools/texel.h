@@ -6,17 +6,17 @@
  * position; the work is split into a fixed number of chunks summed in a
  * fixed order, so the result does not depend on the thread count.
  * Everything is deterministic for a given seed and input.  The data is
- * tune_data.c, the fit tune_fit.c, the command engine/cli/tune_cli.c; the weights are
- * read and written as text (weights.h). */
-#ifndef CHUHAN_EVAL_TUNE_H
-#define CHUHAN_EVAL_TUNE_H
+ * texel_data.c, the fit texel_fit.c, the command engine/cli/texel_cli.c;
+ * the weights are read and written as text (eval/weights.h). */
+#ifndef CHUHAN_TOOLS_TEXEL_H
+#define CHUHAN_TOOLS_TEXEL_H
 
 #include <stdio.h>
 
 #include "engine/records/pgn.h"
 #include "eval/weight_list.h"
 
-#define TUNE_MAX_THREADS 64
+#define TEXEL_MAX_THREADS 64
 
 typedef struct {
     /* loading */
@@ -32,41 +32,41 @@ typedef struct {
     double k;             /* sigmoid scale; 0: fit it first (0) */
     bool symmetric;       /* tie each psqt point to its mirror image across the middle file (true) */
     bool fit_material;    /* tune piece_value too (true) */
-    int threads;          /* (1, at most TUNE_MAX_THREADS) */
+    int threads;          /* (1, at most TEXEL_MAX_THREADS) */
     uint64_t seed;        /* (1) */
     int report_every;     /* progress line every this many epochs (25) */
     FILE *progress;       /* progress lines, or NULL */
-} TuneOptions;
+} TexelOptions;
 
-void tune_options_default(TuneOptions *opt);
+void texel_options_default(TexelOptions *opt);
 
-typedef struct TuneData TuneData;
+typedef struct TexelData TexelData;
 
-TuneData *tune_data_new(const TuneOptions *opt);
-void tune_data_free(TuneData *d);
+TexelData *texel_data_new(const TexelOptions *opt);
+void texel_data_free(TexelData *d);
 /* Add the quiet positions of every record of a PGN file (plain or .zst)
  * with a known result; records that do not replay are counted and skipped.
  * False (with the reason) only when the file cannot be read on. */
-bool tune_data_add_file(TuneData *d, const char *path, char *err, size_t errlen);
+bool texel_data_add_file(TexelData *d, const char *path, char *err, size_t errlen);
 
 typedef struct {
     long games, games_rejected, games_no_result;
     long positions_seen, skipped_book, skipped_noisy, skipped_sampling;
     long train, validation; /* positions kept in each set */
     size_t bytes;           /* memory held by the positions */
-} TuneDataStats;
-const TuneDataStats *tune_data_stats(const TuneData *d);
+} TexelDataStats;
+const TexelDataStats *texel_data_stats(const TexelData *d);
 /* The weights tuned (mg and eg counted apart), and into *used how many
  * mg/eg pairs the positions touch. */
-int tune_data_weights(const TuneData *d, int *used);
+int texel_data_weights(const TexelData *d, int *used);
 
 /* Mean squared error of params over the training (validation: the held-out)
  * positions with sigmoid scale k. */
-double tune_error(const TuneData *d, const EvalParams *params, double k, bool validation);
+double texel_error(const TexelData *d, const EvalParams *params, double k, bool validation);
 /* The k that minimises the training error of params (golden-section search). */
-double tune_fit_k(const TuneData *d, const EvalParams *params);
+double texel_fit_k(const TexelData *d, const EvalParams *params);
 /* Fit *params (starting from its values) with k; progress to opt->progress.
  * Returns the final training error. */
-double tune_fit(const TuneData *d, EvalParams *params, double k);
+double texel_fit(const TexelData *d, EvalParams *params, double k);
 
 #endif

@@ -1,4 +1,4 @@
-/* The tuner: the evaluation's linear trace reproduces evaluate() exactly,
+/* The Texel tuner: the evaluation's linear trace reproduces evaluate() exactly,
  * the weights file reads back as written (and eval/weights.txt as built),
  * and a short tuning run on a sample of the master games lowers the error,
  * the same way every time and for any thread count. */
@@ -7,9 +7,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bench/tools/texel.h"
 #include "engine/records/pgn.h"
 #include "eval/eval.h"
-#include "bench/tools/tune.h"
 #include "eval/weights.h"
 #include "tests.h"
 
@@ -27,7 +27,7 @@ static int trace_value(const EvalTrace *t, const EvalParams *p)
     return t->side == RED ? v : -v;
 }
 
-static void test_tune_trace_matches_eval(void **state)
+static void test_texel_trace_matches_eval(void **state)
 {
     (void)state;
     char err[256];
@@ -132,22 +132,22 @@ static void test_weights_file(void **state)
 
 /* Tune a little on the first games, from material values alone; the
  * written file and the errors. */
-static void tune_sample(int threads, char *text, size_t textlen, double *e0, double *e1, double *v0, double *v1)
+static void texel_sample(int threads, char *text, size_t textlen, double *e0, double *e1, double *v0, double *v1)
 {
-    TuneOptions opt;
-    tune_options_default(&opt);
+    TexelOptions opt;
+    texel_options_default(&opt);
     opt.max_positions = 30000;
     opt.epochs = 40;
     opt.lr = 2.0;
     opt.threads = threads;
     opt.seed = 3;
     opt.keep = 0.5;
-    TuneData *d = tune_data_new(&opt);
+    TexelData *d = texel_data_new(&opt);
     assert_non_null(d);
     char err[256];
-    if (!tune_data_add_file(d, test_data_path("ccpd-master-games.pgn.zst"), err, sizeof err))
+    if (!texel_data_add_file(d, test_data_path("ccpd-master-games.pgn.zst"), err, sizeof err))
         fail_msg("%s", err);
-    const TuneDataStats *st = tune_data_stats(d);
+    const TexelDataStats *st = texel_data_stats(d);
     assert_int_equal(st->train + st->validation, 30000);
     assert_true(st->validation > 1000 && st->validation < 6000);
     assert_true(st->skipped_book > 0 && st->skipped_noisy > 0 && st->skipped_sampling > 0);
@@ -157,44 +157,44 @@ static void tune_sample(int threads, char *text, size_t textlen, double *e0, dou
     static const int material[PIECE_TYPE_NB] = {0, 100, 200, 200, 400, 450, 900, 0};
     for (int pt = PAWN; pt < KING; pt++)
         p.piece_value[pt] = S(material[pt], material[pt]);
-    double k = tune_fit_k(d, &p);
+    double k = texel_fit_k(d, &p);
     assert_true(k > 1e-4 && k < 0.05);
     /* K is a minimum */
-    *e0 = tune_error(d, &p, k, false);
-    assert_true(*e0 <= tune_error(d, &p, k * 1.2, false));
-    assert_true(*e0 <= tune_error(d, &p, k / 1.2, false));
-    *v0 = tune_error(d, &p, k, true);
-    *e1 = tune_fit(d, &p, k);
-    *v1 = tune_error(d, &p, k, true);
+    *e0 = texel_error(d, &p, k, false);
+    assert_true(*e0 <= texel_error(d, &p, k * 1.2, false));
+    assert_true(*e0 <= texel_error(d, &p, k / 1.2, false));
+    *v0 = texel_error(d, &p, k, true);
+    *e1 = texel_fit(d, &p, k);
+    *v1 = texel_error(d, &p, k, true);
     FILE *f = fmemopen(text, textlen, "w");
     assert_non_null(f);
     assert_true(weights_write(f, &p, "sample"));
     fclose(f);
-    tune_data_free(d);
+    texel_data_free(d);
 }
 
-static void test_tune_sample(void **state)
+static void test_texel_sample(void **state)
 {
     (void)state;
     static char a[1 << 16], b[1 << 16];
     double e0, e1, v0, v1, f0, f1, w0, w1;
-    tune_sample(1, a, sizeof a, &e0, &e1, &v0, &v1);
-    printf("  tune sample: training error %.6f -> %.6f, validation %.6f -> %.6f\n", e0, e1, v0, v1);
+    texel_sample(1, a, sizeof a, &e0, &e1, &v0, &v1);
+    printf("  texel sample: training error %.6f -> %.6f, validation %.6f -> %.6f\n", e0, e1, v0, v1);
     assert_true(e1 < e0 - 0.002);
     assert_true(v1 < v0);
-    tune_sample(2, b, sizeof b, &f0, &f1, &w0, &w1);
+    texel_sample(2, b, sizeof b, &f0, &f1, &w0, &w1);
     assert_true(e0 == f0 && e1 == f1 && v0 == w0 && v1 == w1);
     assert_string_equal(a, b);
     assert_non_null(strstr(a, "\npsqt.horse\n"));
     assert_true(strcmp(a, "") != 0);
 }
 
-const struct CMUnitTest *tune_tests(size_t *count)
+const struct CMUnitTest *texel_tests(size_t *count)
 {
     static const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_tune_trace_matches_eval),
+        cmocka_unit_test(test_texel_trace_matches_eval),
         cmocka_unit_test(test_weights_file),
-        cmocka_unit_test(test_tune_sample),
+        cmocka_unit_test(test_texel_sample),
     };
     *count = sizeof tests / sizeof tests[0];
     return tests;

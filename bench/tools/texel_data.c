@@ -12,9 +12,9 @@
 #include "engine/util/error.h"
 #include "engine/util/rng.h"
 #include "eval/eval.h"
-#include "tune_private.h"
+#include "texel_private.h"
 
-void tune_options_default(TuneOptions *opt)
+void texel_options_default(TexelOptions *opt)
 {
     memset(opt, 0, sizeof *opt);
     opt->skip_plies = 16;
@@ -32,7 +32,7 @@ void tune_options_default(TuneOptions *opt)
 
 static int mirror_sq(int s) { return make_square(FILE_NB - 1 - sq_file(s), sq_rank(s)); }
 
-static void build_param_map(TuneData *d)
+static void build_param_map(TexelData *d)
 {
     const int psqt0 = (int)(offsetof(EvalParams, psqt) / sizeof(Score));
     const int pv0 = (int)(offsetof(EvalParams, piece_value) / sizeof(Score));
@@ -54,9 +54,9 @@ static void build_param_map(TuneData *d)
     d->nparams = n;
 }
 
-TuneData *tune_data_new(const TuneOptions *opt)
+TexelData *texel_data_new(const TexelOptions *opt)
 {
-    TuneData *d = calloc(1, sizeof *d);
+    TexelData *d = calloc(1, sizeof *d);
     if (!d)
         return NULL;
     d->opt = *opt;
@@ -64,7 +64,7 @@ TuneData *tune_data_new(const TuneOptions *opt)
     return d;
 }
 
-void tune_data_free(TuneData *d)
+void texel_data_free(TexelData *d)
 {
     if (!d)
         return;
@@ -75,9 +75,9 @@ void tune_data_free(TuneData *d)
     free(d);
 }
 
-const TuneDataStats *tune_data_stats(const TuneData *d) { return &d->stats; }
+const TexelDataStats *texel_data_stats(const TexelData *d) { return &d->stats; }
 
-int tune_data_weights(const TuneData *d, int *used)
+int texel_data_weights(const TexelData *d, int *used)
 {
     *used = 0;
     char *seen = calloc((size_t)d->nparams + 1, 1);
@@ -104,7 +104,7 @@ static bool is_quiet(const Position *pos)
     return true;
 }
 
-static bool add_position(TuneData *d, const Position *pos, int result, bool validation)
+static bool add_position(TexelData *d, const Position *pos, int result, bool validation)
 {
     EvalTrace tr;
     evaluate_trace(pos, &DefaultEvalParams, &tr);
@@ -154,13 +154,13 @@ static bool add_position(TuneData *d, const Position *pos, int result, bool vali
     PosSet *set = &d->set[validation];
     if (set->n == set->cap) {
         size_t cap = set->cap ? set->cap * 2 : 1 << 16;
-        TunePos *nv = realloc(set->v, cap * sizeof *nv);
+        TexelPos *nv = realloc(set->v, cap * sizeof *nv);
         if (!nv)
             return false;
         set->v = nv;
         set->cap = cap;
     }
-    TunePos *tp = &set->v[set->n++];
+    TexelPos *tp = &set->v[set->n++];
     tp->first = (uint32_t)d->ncoef;
     tp->count = (uint8_t)count;
     tp->phase = (uint8_t)tr.phase;
@@ -174,17 +174,17 @@ static bool add_position(TuneData *d, const Position *pos, int result, bool vali
         d->stats.validation++;
     else
         d->stats.train++;
-    d->stats.bytes = d->capcoef * 3 + (d->set[0].cap + d->set[1].cap) * sizeof(TunePos);
+    d->stats.bytes = d->capcoef * 3 + (d->set[0].cap + d->set[1].cap) * sizeof(TexelPos);
     return true;
 }
 
-static bool full(const TuneData *d)
+static bool full(const TexelData *d)
 {
     return d->opt.max_positions > 0 && d->stats.train + d->stats.validation >= d->opt.max_positions;
 }
 
 /* One record: its quiet positions past the book phase. */
-static bool add_game(TuneData *d, const PgnGame *g, char *err, size_t errlen)
+static bool add_game(TexelData *d, const PgnGame *g, char *err, size_t errlen)
 {
     long game_no = d->stats.games++;
     int n;
@@ -234,7 +234,7 @@ static bool add_game(TuneData *d, const PgnGame *g, char *err, size_t errlen)
     return true;
 }
 
-bool tune_data_add_file(TuneData *d, const char *path, char *err, size_t errlen)
+bool texel_data_add_file(TexelData *d, const char *path, char *err, size_t errlen)
 {
     PgnReader *r = pgn_open_file(path, d->opt.encoding, err, errlen);
     if (!r)
@@ -249,7 +249,7 @@ bool tune_data_add_file(TuneData *d, const char *path, char *err, size_t errlen)
             break;
         }
         if (d->opt.progress && d->stats.games % 2000 == 0) {
-            fprintf(d->opt.progress, "\rtune: %s: %ld games, %ld positions", path, d->stats.games,
+            fprintf(d->opt.progress, "\rtexel: %s: %ld games, %ld positions", path, d->stats.games,
                     d->stats.train + d->stats.validation);
             fflush(d->opt.progress);
         }
@@ -257,7 +257,7 @@ bool tune_data_add_file(TuneData *d, const char *path, char *err, size_t errlen)
     if (ok && !full(d) && k < 0)
         ok = err_set(err, errlen, "%s: %s", path, why);
     if (d->opt.progress) {
-        fprintf(d->opt.progress, "\rtune: %s: %ld games, %ld positions\n", path, d->stats.games,
+        fprintf(d->opt.progress, "\rtexel: %s: %ld games, %ld positions\n", path, d->stats.games,
                 d->stats.train + d->stats.validation);
         fflush(d->opt.progress);
     }
