@@ -233,7 +233,8 @@ test: all $(TESTS) check-layers
 	CHUHAN_BIN=$(ENGINE) CHUHAN_DATA=tests/data $(TESTS)
 
 # A folder is a layer and includes only the layers below it (the list is in
-# the script; README, Inside): it fails naming each include that climbs.
+# the script; engine/README.md, The layers): it fails naming each include
+# that climbs.
 check-layers:
 	@sh tests/check-layers.sh .
 
@@ -262,7 +263,8 @@ clean:
 # eval/weights.txt with .incbin (engine/util/embed.h): their objects depend on
 # the files, so that a rebuilt book or new weights are built in again.
 # `make default-book` rebuilds the book from the CCPD master games (CC BY 4.0,
-# see README) with the engine built here.
+# see README.md, License, and engine/records/README.md) with the engine
+# built here.
 BOOK_FLAGS ?= --max-ply 30 --min-games 3
 $(BUILD)/book/default_book.o: book/default.book
 $(BUILD)/eval/nnue/nnue_default.o: $(wildcard eval/nets/*.nnue)
@@ -347,10 +349,10 @@ test-dist: dist
 # `make fuzz-long`: every target for FUZZ_RUNS executions (10 million),
 # FUZZ_JOBS at a time, in a UBSan-only -O2 build (several times faster);
 # then the default build replays each corpus, and a table sums up (hours
-# on 2 cores: README, Hardening).  One target by hand: tests/fuzz/run.sh
-# long TARGET [RUNS].  The
-# targets' code (FUZZ_TARGET_SRCS) is also linked into the test suite,
-# which replays the same inputs without libFuzzer.
+# on 2 cores: tests/README.md, Fuzzing).  One target by hand:
+# tests/fuzz/run.sh long TARGET [RUNS].  The targets' code
+# (FUZZ_TARGET_SRCS) is also linked into the test suite, which replays the
+# same inputs without libFuzzer.
 FUZZ_CC ?= clang
 FUZZ_TARGETS := fen uci ucci cecp pgn book reader
 FUZZ_SECONDS ?= 8

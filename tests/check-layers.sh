@@ -1,9 +1,9 @@
 #!/bin/sh
 # The layers of the source: a folder includes only the folders below it.
 # LAYERS lists them from the bottom up, one layer a line; folders on one
-# line are side by side (neither includes the other); a line may name a
-# file, a layer of its own.  A folder is its own files, not its
-# subfolders': engine/ is the engine API, engine/board/ a layer of its own.
+# line are side by side (neither includes the other).  A folder is its own
+# files, not its subfolders': engine/ is the engine API, engine/board/ a
+# layer of its own (engine/README.md, The layers, says what each holds).
 #
 # A file may include its own folder's headers; a header named *_private.h
 # only that.  Prints each include that breaks a rule, as FILE:LINE, and
@@ -11,8 +11,9 @@
 LAYERS='engine/util
 engine/board
 engine/rules
-eval/nnue engine/records
-eval book
+eval/nnue
+eval engine/records
+book
 search
 engine/cluster
 engine
@@ -34,7 +35,7 @@ BEGIN {
     }
 }
 function folder(p) { sub(/\/[^\/]*$/, "", p); return p }
-function layer(p) { if (p in rank) return rank[p]; p = folder(p); return p in rank ? rank[p] : -1 }
+function layer(p) { p = folder(p); return p in rank ? rank[p] : -1 }
 {
     file = $1; line = $2
     match($0, /"[^"]*"/)

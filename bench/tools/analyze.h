@@ -1,5 +1,5 @@
 /* chuhan analyze: game records searched move by move and written back as
- * annotated PGN (README, Game analysis).
+ * annotated PGN (bench/tools/README.md, Game analysis).
  *
  *   chuhan analyze [--time MS | --depth D | --nodes N] [--threads T] [--hash MB]
  *                  [--multipv K] [--encoding E] [--graph DIR] [--output FILE] FILE...

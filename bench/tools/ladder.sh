@@ -1,9 +1,10 @@
 #!/bin/sh
-# The strength ladder behind the Elo-by-level table (README, Strength
-# levels): chuhan match between neighbouring Skill Levels, and the top one
-# against full strength, every step GAMES games at NODES nodes a move (a
-# level's own caps are lower below level 16), openings from the built-in
-# book, both colours of each.  Quiet and low-priority: one game at a time.
+# The strength ladder behind the Elo-by-level table (README.md, Strength
+# levels; how it was run: bench/RESULTS.md, The strength ladder): chuhan
+# match between neighbouring Skill Levels, and the top one against full
+# strength, every step GAMES games at NODES nodes a move (a level's own
+# caps are lower below level 16), openings from the built-in book, both
+# colours of each.  Quiet and low-priority: one game at a time.
 #   sh bench/tools/ladder.sh [BINARY] [OUTDIR] [GAMES] [NODES] [LEVELS...]
 # The result of each step is the last lines of OUTDIR/step-A-B.txt.
 BIN=${1:-./chuhan}

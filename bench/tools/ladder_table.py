@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The Elo-by-level table of the README (Strength levels) from the results of
+"""The Elo-by-level table of README.md (Strength levels) from the results of
 bench/tools/ladder.sh: each step's last line "level-A vs level-B: N games, W w D d
 L l, ..., Elo X +/- E (95%) ...", chained from level 0 = 1000, and the
 arrays engine/skill.c keeps (LADDER_LEVEL, LADDER_ELO).

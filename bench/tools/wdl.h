@@ -1,5 +1,5 @@
 /* chuhan wdl: fit the win-draw-loss model of search/score.h to game
- * results (README, Calibrated WDL).
+ * results (bench/tools/README.md, Win, draw and loss).
  *
  *   chuhan wdl [--games N] [--nodes N] [--every K] [--from PLY] [--svg FILE] FILE...
  *
