@@ -18,8 +18,15 @@
 #   make TARGET=windows   chuhan.exe, cross-compiled with MinGW-w64 (installs it; zstd is
 #                         built from Debian's source package: tests/windows/zstd.sh)
 #   make test-windows     chuhan.exe under Wine: protocol pipe tests, bench nodes = Linux's
-#   make dist             release archives in build/dist: Linux and Windows, portable and BMI2
-# Options: ARCH=native|x86-64|x86-64-popcnt|x86-64-bmi2  PEXT=auto|0|1  MPI=0|1  SPSA=0|1  TARGET=linux|windows
+#   make TARGET=linux-arm64  ./chuhan-arm64, static AArch64 Linux (Android GUIs, Raspberry Pi),
+#                         cross-compiled by Debian's gcc-aarch64-linux-gnu (installs it; zstd
+#                         is built from Debian's source package, as for Windows)
+#   make test-arm64       the arm64 build and its test suite under qemu-aarch64: perft, bench
+#                         nodes = x86-64's, protocol tests, a match
+#   make dist             release archives in build/dist: Linux and Windows, portable and BMI2;
+#                         Linux arm64
+# Options: ARCH=native|x86-64|x86-64-popcnt|x86-64-bmi2|armv8-a  PEXT=auto|0|1  MPI=0|1  SPSA=0|1
+#          TARGET=linux|windows|linux-arm64
 #          SANITIZE=address,undefined|thread  DEBUG=1  WERROR=0  CC=clang  BUILD_TAG=name
 
 ARCH     ?= native
@@ -43,7 +50,9 @@ ifeq ($(TARGET),windows)
   ifneq ($(origin CC),command line)
     CC := x86_64-w64-mingw32-gcc-posix
   endif
-  WIN_AR := x86_64-w64-mingw32-ar
+  CROSS_AR := x86_64-w64-mingw32-ar
+  CROSS_DEPS := tests/windows/deps.sh
+  ZSTD_CROSS := build/zstd-windows
   EXE := .exe
   PLATFORM_OUT := %_posix.c
   ifeq ($(MPI),1)
@@ -52,9 +61,35 @@ ifeq ($(TARGET),windows)
 else ifeq ($(TARGET),linux)
   EXE :=
   PLATFORM_OUT := %_windows.c
+# TARGET=linux-arm64: AArch64 Linux by Debian's cross compiler, linked
+# statically (the C library and libzstd in the file), so that one binary
+# runs on any AArch64 Linux kernel: a Raspberry Pi's Debian and an Android
+# GUI's app folder, which has no glibc.  ARCH is armv8-a, the baseline of
+# every AArch64 CPU (NEON included); ./chuhan-arm64 is its copy.
+else ifeq ($(TARGET),linux-arm64)
+  ifneq ($(origin CC),command line)
+    CC := aarch64-linux-gnu-gcc
+  endif
+  CROSS_AR := aarch64-linux-gnu-ar
+  CROSS_DEPS := tests/arm64/deps.sh
+  ZSTD_CROSS := build/zstd-linux-arm64
+  CMOCKA_CROSS := build/cmocka-linux-arm64
+  EXE :=
+  ROOT_COPY := chuhan-arm64
+  PLATFORM_OUT := %_windows.c
+  ifeq ($(origin ARCH),file)
+    ARCH := armv8-a
+  endif
+  ifneq ($(ARCH),armv8-a)
+    $(error TARGET=linux-arm64 is built for ARCH=armv8-a (every AArch64 CPU), not '$(ARCH)')
+  endif
+  ifeq ($(MPI),1)
+    $(error MPI=1 is for x86-64 Linux clusters: TARGET=linux-arm64 builds without it)
+  endif
 else
-  $(error unknown TARGET '$(TARGET)': use linux or windows)
+  $(error unknown TARGET '$(TARGET)': use linux, windows or linux-arm64)
 endif
+ROOT_COPY ?= chuhan$(EXE)
 
 ifeq ($(ARCH),native)
   ARCH_FLAGS := -march=native
@@ -71,8 +106,11 @@ else ifeq ($(ARCH),x86-64-popcnt)
 else ifeq ($(ARCH),x86-64-bmi2)
   ARCH_FLAGS := -march=x86-64-v3
   PEXT_AUTO := 1
+else ifeq ($(ARCH),armv8-a)
+  ARCH_FLAGS := -march=armv8-a
+  PEXT_AUTO := 0
 else
-  $(error unknown ARCH '$(ARCH)': use native, x86-64, x86-64-popcnt or x86-64-bmi2)
+  $(error unknown ARCH '$(ARCH)': use native, x86-64, x86-64-popcnt, x86-64-bmi2 or armv8-a)
 endif
 ifeq ($(PEXT),auto)
   USE_PEXT := $(PEXT_AUTO)
@@ -113,9 +151,15 @@ endif
 # Linux build's job.  The main thread gets the 8 MB stack the search
 # threads have (Windows gives 1 MB).
 ifeq ($(TARGET),windows)
-  ZSTD_WIN := build/zstd-windows
-  CFLAGS_BASE += -D__USE_MINGW_ANSI_STDIO=1 -D_POSIX_THREAD_SAFE_FUNCTIONS -Wno-format -I$(ZSTD_WIN)/include
+  CFLAGS_BASE += -D__USE_MINGW_ANSI_STDIO=1 -D_POSIX_THREAD_SAFE_FUNCTIONS -Wno-format
   LDFLAGS += -static -Wl,--stack,8388608
+endif
+ifeq ($(TARGET),linux-arm64)
+  LDFLAGS += -static
+endif
+# The cross builds' libraries, built by the cross compiler (see deps).
+ifneq ($(ZSTD_CROSS),)
+  CFLAGS_BASE += -I$(ZSTD_CROSS)/include $(if $(CMOCKA_CROSS),-I$(CMOCKA_CROSS)/include)
 endif
 
 override CFLAGS := $(CFLAGS_BASE) $(ARCH_FLAGS) $(OPT) -I. $(EXTRA_CFLAGS)
@@ -130,7 +174,8 @@ MPI_LIBS = $(if $(filter 1,$(MPI)),$(shell mpicc --showme:link))
 comma := ,
 STATIC_ZSTD ?= 0
 ZSTD_LIB := $(if $(filter 1,$(STATIC_ZSTD)),-Wl$(comma)-Bstatic -lzstd -Wl$(comma)-Bdynamic,-lzstd)
-LIBS = $(if $(ZSTD_WIN),$(ZSTD_WIN)/lib/libzstd.a,$(ZSTD_LIB)) -lm $(MPI_LIBS)
+LIBS = $(if $(ZSTD_CROSS),$(ZSTD_CROSS)/lib/libzstd.a,$(ZSTD_LIB)) -lm $(MPI_LIBS)
+CMOCKA_LIB := $(if $(CMOCKA_CROSS),$(CMOCKA_CROSS)/lib/libcmocka.a,-lcmocka)
 ifeq ($(MPI),1)
   COMM_OUT := engine/cluster/comm_none.c
 else ifeq ($(MPI),0)
@@ -166,15 +211,17 @@ TESTS := $(BUILD)/chuhan-tests
 # second make does nothing.
 all: deps $(ENGINE)
 ifeq ($(SANITIZE)$(BUILD_TAG)$(filter 1,$(SPSA)),)
-	@cmp -s $(ENGINE) chuhan$(EXE) || { cp $(ENGINE) chuhan$(EXE).new && mv -f chuhan$(EXE).new chuhan$(EXE) && \
-	    echo "./chuhan$(EXE): the $(ARCH) build$(if $(filter native,$(ARCH)),, (not the native one)), $(ENGINE)"; }
+	@cmp -s $(ENGINE) $(ROOT_COPY) || { cp $(ENGINE) $(ROOT_COPY).new && mv -f $(ROOT_COPY).new $(ROOT_COPY) && \
+	    echo "./$(ROOT_COPY): the $(ARCH) build$(if $(filter native,$(ARCH)),, (not the native one)), $(ENGINE)"; }
 endif
 
-ifeq ($(TARGET),windows)
-deps: $(ZSTD_WIN)/lib/libzstd.a
-$(ZSTD_WIN)/lib/libzstd.a:
-	@sh tests/windows/deps.sh build
-	sh tests/windows/zstd.sh $(ZSTD_WIN) $(CC) $(WIN_AR)
+# The cross builds: the compiler from Debian, libzstd (and, for the arm64
+# tests, cmocka) compiled by it from Debian's source packages.
+ifneq ($(ZSTD_CROSS),)
+deps: $(ZSTD_CROSS)/lib/libzstd.a
+$(ZSTD_CROSS)/lib/libzstd.a:
+	@sh $(CROSS_DEPS) build
+	sh tests/windows/zstd.sh $(ZSTD_CROSS) $(CC) $(CROSS_AR)
 else
 deps:
 	@MPI=$(MPI) sh tests/deps.sh
@@ -184,8 +231,14 @@ endif
 $(LIB_OBJS) $(MAIN_OBJ) $(TEST_OBJS): | deps
 $(TEST_OBJS): | test-deps
 .PHONY: test-deps
+ifneq ($(CMOCKA_CROSS),)
+test-deps: $(CMOCKA_CROSS)/lib/libcmocka.a
+$(CMOCKA_CROSS)/lib/libcmocka.a: | deps
+	sh tests/arm64/cmocka.sh $(CMOCKA_CROSS) $(CC) $(CROSS_AR)
+else
 test-deps:
 	@TEST=1 MPI=$(MPI) sh tests/deps.sh
+endif
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -194,10 +247,12 @@ $(BUILD)/engine/cluster/comm_mpi.o: OBJ_CFLAGS = $(MPI_CFLAGS)
 
 # The start-up check of the CPU (engine/util/cpu.c) is built for plain
 # x86-64, whatever ARCH, so that it runs where the rest of the binary
-# would die of an illegal instruction.
+# would die of an illegal instruction (off x86, for the compiler's
+# default: the check is empty there).
+CPU_MARCH = $(if $(filter x86_64-% i386-% i686-%,$(shell $(CC) -dumpmachine)),-march=x86-64)
 $(BUILD)/engine/util/cpu.o: engine/util/cpu.c
 	@mkdir -p $(dir $@)
-	$(CC) $(filter-out -mbmi2 -march=%,$(CFLAGS)) -march=x86-64 -DCHUHAN_ARCH='"$(ARCH)"' -c $< -o $@
+	$(CC) $(filter-out -mbmi2 -march=%,$(CFLAGS)) $(CPU_MARCH) -DCHUHAN_ARCH='"$(ARCH)"' -c $< -o $@
 
 # The version `chuhan --version` and the protocols' id name give: the
 # release in engine/init.h, then where the tree was built from: a tag
@@ -226,7 +281,7 @@ $(ENGINE): $(LIB_OBJS) $(MAIN_OBJ)
 	$(CC) $^ -o $@ $(LDFLAGS_ALL) $(LIBS)
 
 $(TESTS): $(LIB_OBJS) $(TEST_OBJS)
-	$(CC) $^ -o $@ $(LDFLAGS_ALL) $(LIBS) -lcmocka
+	$(CC) $^ -o $@ $(LDFLAGS_ALL) $(LIBS) $(CMOCKA_LIB)
 
 test: all $(TESTS) check-layers
 	@TEST=1 MPI=$(MPI) sh tests/deps.sh
@@ -256,7 +311,7 @@ install: all
 	install -m 755 chuhan $(DESTDIR)$(PREFIX)/bin/chuhan
 
 clean:
-	rm -rf build chuhan chuhan.exe
+	rm -rf build chuhan chuhan.exe chuhan-arm64
 
 # ---- Built-in data ------------------------------------------------------------
 # book/default_book.c embeds book/default.book and eval/weights.c embeds
@@ -327,12 +382,30 @@ test-windows: all $(TESTS)
 	bash tests/windows/test.sh $(WIN_BUILD)/chuhan.exe $(ENGINE) $(TESTS)
 # ------------------------------------------------------------------------------
 
+# ---- ARM64 (TARGET=linux-arm64, tests/arm64) ------------------------------------
+# `make test-arm64`: the static AArch64 build and its test suite (in their
+# own folder; ./chuhan-arm64 is left alone) under QEMU's user mode, against
+# the x86-64 build and test binary: perft exact, bench nodes equal, the
+# arm64 suite's architecture-dependent groups, the protocol tests, a match
+# of two arm64 engines (tests/arm64/test.sh; logs in build/arm64-test).
+# Installs the cross compiler and qemu-user when missing; when they cannot
+# be installed it says "test-arm64: SKIPPED" and exits 77 (.ci/run skips).
+ARM64_BUILD := build/aarch64-linux-gnu-gcc-armv8-a
+.PHONY: test-arm64
+test-arm64: all $(TESTS)
+	@sh tests/arm64/deps.sh test || { echo "test-arm64: SKIPPED: the AArch64 cross compiler or qemu-user cannot be installed"; exit 77; }
+	@$(MAKE) --no-print-directory TARGET=linux-arm64 ARCH=armv8-a BUILD_TAG= $(ARM64_BUILD)/chuhan $(ARM64_BUILD)/chuhan-tests
+	bash tests/arm64/test.sh $(ARM64_BUILD)/chuhan $(ARM64_BUILD)/chuhan-tests $(ENGINE) $(TESTS)
+# ------------------------------------------------------------------------------
+
 # ---- Release archives (tests/release) -------------------------------------------
-# `make dist`: build/dist/chuhan-VERSION-{linux,windows}-x86-64[-bmi2].{tar.gz,zip},
-# each a folder with the binary, README.md and LICENSE: four builds, the
-# Linux ones in their own folders (BUILD_TAG=dist; ./chuhan is left alone),
-# libzstd linked in.  `make test-dist` unpacks the portable Linux archive and runs it from
-# another folder (and the Windows ones under Wine when it is installed).
+# `make dist`: build/dist/chuhan-VERSION-{linux,windows}-x86-64[-bmi2].{tar.gz,zip}
+# and chuhan-VERSION-linux-arm64.tar.gz, each a folder with the binary,
+# README.md and LICENSE: five builds, the Linux ones in their own folders
+# (BUILD_TAG=dist; ./chuhan is left alone), libzstd linked in.  `make
+# test-dist` unpacks the portable Linux archive and runs it from another
+# folder (the arm64 one under QEMU, the Windows ones under Wine when it is
+# installed).
 .PHONY: dist test-dist
 dist:
 	bash tests/release/dist.sh build/dist $(VERSION)

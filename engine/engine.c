@@ -102,7 +102,7 @@ struct Engine {
 
 /* The search's tunables (search/tunables.h) follow the options above as
  * spin options, index O_NB + t for tunable t: only an SPSA build (make
- * TUNE=1) has any.  Their values are the search's own, process-wide, not
+ * SPSA=1) has any.  Their values are the search's own, process-wide, not
  * the engine's. */
 #ifdef CHUHAN_SPSA
 /* SPSA build only: written once under pthread_once, read-only after. */

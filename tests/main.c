@@ -79,6 +79,7 @@ int main(int argc, char **argv)
                  {"nnue", nnue_tests},
                  {"nnuefile", nnue_file_tests},
                  {"nnuetrain", nnue_train_tests},
+                 {"datagen", datagen_tests},
                  {"analyze", analyze_tests},
                  {"skill", skill_tests},
                  {"tunables", tunables_tests},

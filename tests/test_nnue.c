@@ -171,7 +171,7 @@ static void test_nnue_simd_equals_plain(void **state)
     NnueNet *net = random_net(7);
     Position *pos = malloc(sizeof *pos);
     assert_non_null(pos);
-    const NnueKernels *sets[] = {NnueSse2, NnueAvx2};
+    const NnueKernels *sets[] = {NnueSse2, NnueAvx2, NnueNeon};
     int tested = 0;
     for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++)
         if (nnue_kernels_supported(sets[i])) {
@@ -180,8 +180,8 @@ static void test_nnue_simd_equals_plain(void **state)
         }
     free(pos);
     nnue_free(net);
-#if defined(__x86_64__)
-    assert_true(tested >= 1); /* SSE2 at least, on every x86-64 CPU */
+#if defined(__x86_64__) || defined(__aarch64__)
+    assert_true(tested >= 1); /* SSE2 at least on every x86-64 CPU, NEON on every AArch64 one */
 #else
     if (!tested)
         skip();
@@ -189,7 +189,8 @@ static void test_nnue_simd_equals_plain(void **state)
 }
 
 /* The choice at run time: AVX2 where the CPU has it, whatever the build's
- * ARCH (the portable build included), else SSE2 on x86-64. */
+ * ARCH (the portable build included), else SSE2 on x86-64; NEON on
+ * AArch64. */
 static void test_nnue_kernels_chosen_by_cpu(void **state)
 {
     (void)state;
@@ -207,6 +208,13 @@ static void test_nnue_kernels_chosen_by_cpu(void **state)
         assert_ptr_equal(k, NnueSse2);
         assert_string_equal(k->name, "sse2");
     }
+    assert_null(NnueNeon);
+#elif defined(__aarch64__)
+    assert_null(NnueSse2);
+    assert_null(NnueAvx2);
+    assert_non_null(NnueNeon);
+    assert_ptr_equal(k, NnueNeon);
+    assert_string_equal(k->name, "neon");
 #endif
 }
 

@@ -151,7 +151,7 @@ static void texel_sample(int threads, char *text, size_t textlen, double *e0, do
     assert_int_equal(st->train + st->validation, 30000);
     assert_true(st->validation > 1000 && st->validation < 6000);
     assert_true(st->skipped_book > 0 && st->skipped_noisy > 0 && st->skipped_sampling > 0);
-    /* from material alone, so that the test does not depend on eval/params.c */
+    /* from material alone, so that the test does not depend on eval/weights.txt */
     static EvalParams p;
     memset(&p, 0, sizeof p);
     static const int material[PIECE_TYPE_NB] = {0, 100, 200, 200, 400, 450, 900, 0};

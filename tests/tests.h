@@ -34,6 +34,7 @@ const struct CMUnitTest *cluster_tests(size_t *count);
 const struct CMUnitTest *nnue_tests(size_t *count);
 const struct CMUnitTest *nnue_file_tests(size_t *count);
 const struct CMUnitTest *nnue_train_tests(size_t *count);
+const struct CMUnitTest *datagen_tests(size_t *count);
 const struct CMUnitTest *analyze_tests(size_t *count);
 const struct CMUnitTest *skill_tests(size_t *count);
 const struct CMUnitTest *tunables_tests(size_t *count);

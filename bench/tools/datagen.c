@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "book/book.h"
+#include "datagen_pgn.h"
 #include "datagen_ranks.h"
 #include "engine/cluster/comm.h"
 #include "engine/board/movegen.h"
@@ -38,8 +39,6 @@
 #define DRAW_ADJ_SCORE 10
 #define DRAW_ADJ_PLIES 20
 #define FLUSH_RECORDS 8192
-/* The hard node cap of a search, in soft limits (--nodes). */
-#define SOFT_NODES_CAP 8
 
 typedef struct {
     const char *out;
@@ -145,7 +144,7 @@ static void play_game(Worker *w, Engine *e, Referee *ref, uint64_t *rng, NnueRec
     /* the iteration that passes --nodes is finished (its move and score
      * agree), within a hard cap for the rare iteration that explodes */
     limits.soft_nodes = (uint64_t)dg->nodes;
-    limits.nodes = (uint64_t)dg->nodes * SOFT_NODES_CAP;
+    limits.nodes = (uint64_t)dg->nodes * DATAGEN_NODES_CAP;
     while (result == GAME_ONGOING) {
         const Position *pos = referee_position(ref);
         if (referee_plies(ref) >= dg->max_plies) {
@@ -409,7 +408,7 @@ static int run(Datagen *dg)
     return 0;
 }
 
-static int usage(const char *why)
+int datagen_usage(const char *why)
 {
     if (comm_rank())
         return 2; /* rank 0 says it */
@@ -418,12 +417,18 @@ static int usage(const char *why)
     fprintf(stderr,
             "usage: chuhan datagen --out FILE [--positions N] [--nodes N] [--threads N] [--book-plies N]\n"
             "                      [--random-plies N] [--max-plies N] [--seed N] [--evalfile NET]\n"
+            "       chuhan datagen --pgn GAMES --out FILE [--skip-plies N] [--positions N] [--nodes N]\n"
+            "                      [--threads N] [--evalfile NET]\n"
             "  self-play games at N nodes per move (default 5000: the iteration that passes N is finished,\n"
             "  within 8 N), one game per thread (default: every core, at most 1024),\n"
             "  openings from the built-in book (8 plies) then random plies (4), until FILE holds\n"
             "  --positions positions (default 100000); appends, and resumes where it stopped;\n"
             "  --evalfile: the evaluation that plays (a net file, <built-in>, or \"\" for the hand-written one)\n"
-            "  under mpirun -np N (make MPI=1): every rank plays, rank 0 writes FILE\n");
+            "  under mpirun -np N (make MPI=1): every rank plays, rank 0 writes FILE\n"
+            "  --pgn: the recorded games of GAMES (.pgn or .pgn.zst) instead, in file order: from ply --skip-plies\n"
+            "  (default 8) each position not in check whose move in the game is no capture is searched, and kept\n"
+            "  with the game's result when the search's move is no capture; FILE.progress notes the games done,\n"
+            "  so that a run resumes exactly; one process (not under mpirun)\n");
     return 2;
 }
 
@@ -434,6 +439,10 @@ int datagen_cli(int argc, char **argv)
     long cpus = host_cpus();
     dg.threads = cpus < 1 ? 1 : cpus > MAX_THREADS ? MAX_THREADS : cpus;
     dg.seed = (uint64_t)now_us();
+    /* recorded games: another source, with options of its own */
+    for (int i = 0; i < argc && strcmp(argv[i], "--"); i++)
+        if (!strcmp(argv[i], "--pgn"))
+            return datagen_pgn_cli(argc, argv);
     const ArgOption opts[] = {
         ARG_TEXT("--out", &dg.out),
         ARG_TEXT("--evalfile", &dg.eval_file),
@@ -448,16 +457,17 @@ int datagen_cli(int argc, char **argv)
     const ArgSpec spec = {"datagen", opts, sizeof opts / sizeof opts[0], NULL, 0};
     char why[ARGS_WHY_MAX];
     if (!args_read(&spec, argc, argv, NULL, why, sizeof why))
-        return usage(why);
+        return datagen_usage(why);
     if (!dg.out)
-        return usage(argc ? "datagen: --out is required" : NULL);
+        return datagen_usage(argc ? "datagen: --out is required" : NULL);
     dg.rank = comm_rank();
     char err[512];
     if (dg.rank) {
         /* another rank: no file; it plays until rank 0 says stop */
         dg.target = LONG_MAX;
         dg.seed ^= 0xD1B54A32D192ED03ULL * (uint64_t)dg.rank;
-    } else if (!outfile_check(dg.out, err, sizeof err) || !resume(&dg, err, sizeof err)) {
+    } else if (!outfile_check(dg.out, err, sizeof err) || !datagen_pgn_note_absent(dg.out, err, sizeof err)
+               || !resume(&dg, err, sizeof err)) {
         /* the file: a new one or a regular one only (outfile_check), then resumed */
         fprintf(stderr, "datagen: %s\n", err);
         if (comm_size() > 1)

@@ -7,8 +7,14 @@
 #ifndef CHUHAN_BENCH_DATAGEN_H
 #define CHUHAN_BENCH_DATAGEN_H
 
+/* The hard node cap of a search, in soft limits (--nodes). */
+#define DATAGEN_NODES_CAP 8
+
 /* chuhan datagen [options]: the arguments after "datagen"; the exit
- * status. */
+ * status.  With --pgn the records come from recorded games instead
+ * (datagen_pgn.h). */
 int datagen_cli(int argc, char **argv);
+/* why (if any), then the usage, on stderr (rank 0 only); status 2. */
+int datagen_usage(const char *why);
 
 #endif

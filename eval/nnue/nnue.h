@@ -19,9 +19,9 @@
  * A search keeps an NnueStack: one accumulator pair per ply, updated
  * lazily (only when a node is evaluated) from the last computed ply by the
  * pieces the moves added and removed; a perspective whose king moved is
- * refreshed from the board.  The arithmetic has plain C, SSE2 and AVX2
- * kernels that give identical results; the CPU chooses, at run time, in
- * every x86-64 build. */
+ * refreshed from the board.  The arithmetic has plain C, SSE2, AVX2 and
+ * NEON kernels that give identical results; the CPU chooses, at run time,
+ * in every x86-64 build (AArch64 always has NEON). */
 #ifndef CHUHAN_EVAL_NNUE_H
 #define CHUHAN_EVAL_NNUE_H
 
@@ -104,7 +104,7 @@ static inline int nnue_out_bucket(const Position *pos)
     return n >= 24 ? 3 : n / 8;
 }
 
-/* ---- arithmetic (nnue_kernels.c): plain C, SSE2 and AVX2, the same results ---- */
+/* ---- arithmetic (nnue_kernels.c): plain C, SSE2, AVX2 and NEON, the same results ---- */
 
 typedef struct {
     const char *name;
@@ -116,14 +116,16 @@ typedef struct {
 } NnueKernels;
 extern const NnueKernels NnuePlain;
 /* The SSE2 and AVX2 kernels: NULL where the compiler cannot build them
- * (off x86); every x86-64 build has both, whatever its ARCH. */
+ * (off x86); every x86-64 build has both, whatever its ARCH.  The NEON
+ * kernels: in every AArch64 build, NULL elsewhere. */
 extern const NnueKernels *const NnueSse2;
 extern const NnueKernels *const NnueAvx2;
+extern const NnueKernels *const NnueNeon;
 /* Does this CPU run kernels k?  (false for NULL) */
 bool nnue_kernels_supported(const NnueKernels *k);
-/* The fastest kernels this CPU runs (AVX2, else SSE2, else plain), by
- * what the CPU reported at start-up; the searches and nnue_evaluate_full
- * evaluate with them. */
+/* The fastest kernels this CPU runs (AVX2, else SSE2; NEON on AArch64;
+ * else plain), by what the CPU reported at start-up; the searches and
+ * nnue_evaluate_full evaluate with them. */
 const NnueKernels *nnue_kernels(void);
 
 /* ---- evaluation ---- */

@@ -1,11 +1,14 @@
-/* The net's arithmetic: plain C, SSE2 and AVX2 kernels that give the same
- * results bit for bit, and the choice among them by the CPU (see nnue.h).
+/* The net's arithmetic: plain C, SSE2, AVX2 and NEON kernels that give the
+ * same results bit for bit, and the choice among them by the CPU (see
+ * nnue.h).
  *
- * Every x86-64 build carries all three: SSE2 is part of x86-64 itself, and
- * the AVX2 functions are compiled for AVX2 by their own target attribute,
- * so that a portable binary (-march=x86-64) holds them without using AVX2
- * anywhere else; they are reached only through the function pointers of
- * the set nnue_kernels() chose after asking the CPU. */
+ * Every x86-64 build carries plain, SSE2 and AVX2: SSE2 is part of x86-64
+ * itself, and the AVX2 functions are compiled for AVX2 by their own target
+ * attribute, so that a portable binary (-march=x86-64) holds them without
+ * using AVX2 anywhere else; they are reached only through the function
+ * pointers of the set nnue_kernels() chose after asking the CPU.  An
+ * AArch64 build carries plain and NEON, which every AArch64 CPU has (the
+ * architecture's Advanced SIMD is not optional), so nothing is asked. */
 #include "nnue.h"
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -19,9 +22,16 @@
 #else
 #define NNUE_HAVE_SSE2 0
 #endif
+#if defined(__aarch64__) && defined(__ARM_NEON)
+#include <arm_neon.h>
+#define NNUE_HAVE_NEON 1
+#else
+#define NNUE_HAVE_NEON 0
+#endif
 
 /* Lanes kept in registers across all the rows of an update: 64 int16 are
- * 8 SSE2 or 4 AVX2 registers, well within the 16 of x86-64. */
+ * 8 SSE2 or NEON registers or 4 AVX2 ones, well within the 16 of x86-64
+ * (AArch64 has 32). */
 #define TILE 64
 
 /* ---- plain kernels ----
@@ -171,6 +181,58 @@ const NnueKernels *const NnueAvx2 = &Avx2Kernels;
 const NnueKernels *const NnueAvx2 = NULL;
 #endif
 
+/* ---- NEON kernels (every AArch64 CPU) ---- */
+
+#if NNUE_HAVE_NEON
+static void neon_update(int16_t *dst, const int16_t *src, const int16_t *w, const int *add, int nadd,
+                        const int *sub, int nsub)
+{
+    enum { R = TILE / 8 };
+    for (int k = 0; k < NNUE_HIDDEN; k += TILE) {
+        int16x8_t r[R];
+        for (int j = 0; j < R; j++)
+            r[j] = vld1q_s16(src + k + 8 * j);
+        for (int i = 0; i < nadd; i++) {
+            const int16_t *row = w + (size_t)add[i] * NNUE_HIDDEN + k;
+            for (int j = 0; j < R; j++)
+                r[j] = vaddq_s16(r[j], vld1q_s16(row + 8 * j)); /* wraps, not saturates */
+        }
+        for (int i = 0; i < nsub; i++) {
+            const int16_t *row = w + (size_t)sub[i] * NNUE_HIDDEN + k;
+            for (int j = 0; j < R; j++)
+                r[j] = vsubq_s16(r[j], vld1q_s16(row + 8 * j));
+        }
+        for (int j = 0; j < R; j++)
+            vst1q_s16(dst + k + 8 * j, r[j]);
+    }
+}
+
+/* The clipped ReLU by max/min of int16; each product widened to int32 and
+ * accumulated (vmlal: exact, 255 x 32767 fits), four lanes of low halves
+ * and four of high halves, then summed across lanes: the plain sum in
+ * another order, the same int32. */
+static int32_t neon_output(const int16_t *us, const int16_t *them, const int16_t *w)
+{
+    const int16x8_t zero = vdupq_n_s16(0), qa = vdupq_n_s16(NNUE_QA);
+    int32x4_t sum0 = vdupq_n_s32(0), sum1 = vdupq_n_s32(0);
+    for (int half = 0; half < 2; half++) {
+        const int16_t *a = half ? them : us, *wh = w + half * NNUE_HIDDEN;
+        for (int k = 0; k < NNUE_HIDDEN; k += 8) {
+            int16x8_t x = vminq_s16(vmaxq_s16(vld1q_s16(a + k), zero), qa);
+            int16x8_t y = vld1q_s16(wh + k);
+            sum0 = vmlal_s16(sum0, vget_low_s16(x), vget_low_s16(y));
+            sum1 = vmlal_high_s16(sum1, x, y);
+        }
+    }
+    return vaddvq_s32(vaddq_s32(sum0, sum1));
+}
+
+static const NnueKernels NeonKernels = {"neon", neon_update, neon_output};
+const NnueKernels *const NnueNeon = &NeonKernels;
+#else
+const NnueKernels *const NnueNeon = NULL;
+#endif
+
 /* ---- the choice ---- */
 
 bool nnue_kernels_supported(const NnueKernels *k)
@@ -189,7 +251,7 @@ bool nnue_kernels_supported(const NnueKernels *k)
 #endif
     }
 #endif
-    return true; /* plain everywhere; SSE2 is built only where the target has it */
+    return true; /* plain everywhere; SSE2 and NEON are built only where the target has them */
 }
 
 const NnueKernels *nnue_kernels(void)
@@ -198,5 +260,7 @@ const NnueKernels *nnue_kernels(void)
         return NnueAvx2;
     if (NnueSse2)
         return NnueSse2;
+    if (NnueNeon)
+        return NnueNeon;
     return &NnuePlain;
 }

@@ -7,7 +7,8 @@
 #   2. A match over 2 ranks gives the same game count, results and moves as
 #      in one process, and its PGN replays (`chuhan pgn check`).
 #   2b. Training data over 2 ranks (chuhan datagen): both ranks play, rank
-#      0 writes a file that holds the target, and a second run resumes.
+#      0 writes a file that holds the target, and a second run resumes;
+#      datagen --pgn is refused with its reason.
 #   3. A rank killed in the middle of a search ends the job with an error
 #      and a move, not a hang; under --enable-recovery rank 0 plays on
 #      without it and quits.  A rank stopped (SIGSTOP) is reported silent,
@@ -96,6 +97,17 @@ else
     else
         say "$(grep -m1 '^datagen: 2 ranks:' "$OUT/datagen.txt"); resumed from $first to $(held)"
     fi
+fi
+# datagen --pgn appends the games in file order from one process: over
+# 2 ranks it is refused with the reason, and writes nothing
+rm -f "$OUT/pgn.bin" "$OUT/pgn.bin.progress"
+if timeout 120 "${MPIRUN[@]}" "$ENGINE" datagen --pgn tests/data/analyze-blunder.pgn --out "$OUT/pgn.bin" \
+    --threads 1 >"$OUT/datagen-pgn.txt" 2>&1; then
+    fail "datagen --pgn ran over 2 ranks (log: $OUT/datagen-pgn.txt)"
+elif ! grep -q '^datagen: --pgn runs in one process' "$OUT/datagen-pgn.txt" || [ -e "$OUT/pgn.bin.progress" ]; then
+    fail "datagen --pgn over 2 ranks: no reason, or a file written (log: $OUT/datagen-pgn.txt)"
+else
+    say "datagen --pgn over 2 ranks: refused"
 fi
 
 # ---- 3. a rank that dies or hangs ----

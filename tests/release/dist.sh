@@ -4,6 +4,8 @@
 #   chuhan-VERSION-linux-x86-64-bmi2.tar.gz x86-64-v3 (BMI2, AVX2): Intel Haswell
 #                                           (2013), AMD Zen 3 (2020) or later
 #   chuhan-VERSION-windows-x86-64.zip, chuhan-VERSION-windows-x86-64-bmi2.zip
+#   chuhan-VERSION-linux-arm64.tar.gz       any AArch64 CPU (ARMv8-A), static:
+#                                           Android GUIs, Raspberry Pi 3 or later
 # each a folder chuhan-VERSION-SYSTEM-ARCH/ with the binary (chuhan or
 # chuhan.exe), README.md and LICENSE.  (AMD before Zen 3 has BMI2 but runs
 # its PEXT slowly: the portable build is the faster one there.)
@@ -37,16 +39,20 @@ pack() {
     rm -rf "$stage"
 }
 
-for target in linux windows; do
-    for arch in x86-64 x86-64-bmi2; do
-        # Linux in folders of their own (libzstd linked in: a link of its
-        # own); Windows links it in anyway, and shares make test-windows's.
-        tag=
-        if [ $target = linux ]; then tag=dist; fi
-        flags=(TARGET=$target ARCH=$arch BUILD_TAG=$tag STATIC_ZSTD=1)
-        make --no-print-directory -j"$(nproc)" "${flags[@]}" >"$out/build-$target-$arch.log" 2>&1 ||
-            { tail -20 "$out/build-$target-$arch.log"; echo "dist: the $target $arch build failed" >&2; exit 1; }
-        bin=$(make --no-print-directory -s "${flags[@]}" engine-path)
-        pack "chuhan-$version-$target-$arch" "$bin"
-    done
+# TARGET ARCH archive-suffix
+builds=("linux x86-64 linux-x86-64" "linux x86-64-bmi2 linux-x86-64-bmi2"
+    "windows x86-64 windows-x86-64" "windows x86-64-bmi2 windows-x86-64-bmi2"
+    "linux-arm64 armv8-a linux-arm64")
+for build in "${builds[@]}"; do
+    read -r target arch suffix <<<"$build"
+    # x86-64 Linux in folders of their own (libzstd linked in: a link of
+    # its own); the cross builds link it in anyway, and share the folders
+    # of make test-windows and make test-arm64.
+    tag=
+    if [ $target = linux ]; then tag=dist; fi
+    flags=(TARGET=$target ARCH=$arch BUILD_TAG=$tag STATIC_ZSTD=1)
+    make --no-print-directory -j"$(nproc)" "${flags[@]}" >"$out/build-$suffix.log" 2>&1 ||
+        { tail -20 "$out/build-$suffix.log"; echo "dist: the $target $arch build failed" >&2; exit 1; }
+    bin=$(make --no-print-directory -s "${flags[@]}" engine-path)
+    pack "chuhan-$version-$suffix" "$bin"
 done

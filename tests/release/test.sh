@@ -11,6 +11,8 @@
 #      exits 1 instead of dying of an illegal instruction.
 #   4. Under Wine, when it is installed (make test-windows installs it), the
 #      Windows archives unpacked the same way give VERSION and BENCH_NODES.
+#   5. The arm64 archive, unpacked the same way, under QEMU (qemu-aarch64):
+#      VERSION, the book move, BENCH_NODES; a static binary.
 # Usage: tests/release/test.sh DIST VERSION (make test-dist passes them).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -26,7 +28,8 @@ mkdir "$scratch/unpacked" "$scratch/elsewhere"
 
 # ---- 1. contents ----
 for sys in linux windows; do
-    for arch in x86-64 x86-64-bmi2; do
+    for arch in x86-64 x86-64-bmi2 arm64; do
+        [ $sys-$arch = windows-arm64 ] && continue
         name=chuhan-$version-$sys-$arch bin=chuhan
         if [ $sys = windows ]; then
             bin=chuhan.exe
@@ -39,7 +42,7 @@ for sys in linux windows; do
             fail "$name: holds '$list', not '$want'"
     done
 done
-say "4 archives, each with its binary, README.md and LICENSE"
+say "5 archives, each with its binary, README.md and LICENSE"
 
 # ---- 2. the portable Linux build, run from elsewhere ----
 name=chuhan-$version-linux-x86-64
@@ -96,6 +99,25 @@ if command -v wine >/dev/null 2>&1 && command -v unzip >/dev/null 2>&1; then
     done
 else
     say "SKIPPED the Windows archives: Wine is not installed (make test-windows installs it)"
+fi
+
+# ---- 5. the arm64 archive under QEMU ----
+name=chuhan-$version-linux-arm64
+tar -C "$scratch/unpacked" -xzf "$dist/$name.tar.gz"
+exe=$scratch/unpacked/$name/chuhan
+if command -v qemu-aarch64 >/dev/null 2>&1; then
+    cd "$scratch/elsewhere"
+    got=$(qemu-aarch64 "$exe" --version)
+    [ "$got" = "Chuhan $version (armv8-a, Linux)" ] || fail "$name --version: '$got'"
+    reply=$(printf 'uci\nisready\nposition startpos\ngo depth 5\n' | qemu-aarch64 "$exe")
+    echo "$reply" | grep -q '^bestmove h2e2' || fail "$name: no book move: $(echo "$reply" | tail -2)"
+    n=$(qemu-aarch64 "$exe" bench 2>&1 | nodes)
+    [ "$n" = "$expected" ] || fail "$name bench: '$n' nodes, BENCH_NODES $expected"
+    readelf -lW "$exe" 2>/dev/null | grep -q INTERP && fail "$name: not a static binary"
+    cd - >/dev/null
+    say "$name under QEMU from another folder: $got; book move h2e2; bench $n nodes; static"
+else
+    say "SKIPPED the arm64 archive: qemu-user cannot be installed"
 fi
 
 if [ $failures = 0 ]; then say "all passed"; else say "$failures failed"; fi
