@@ -8,9 +8,10 @@
 #   make perft-full       every depth of every perft reference position
 #   make test-gui         XBoard under Xvfb plays Chuhan against itself; the game is checked
 #   make install PREFIX=/usr/local
-#   make TUNE=1           the tuning build: the search's tunables as UCI options, for chuhan spsa
-#                         (build/CONFIG-tune/chuhan; ./chuhan is left alone)
-#   make test-tune        the tuning build's own tests (its options, the setter, a search they change)
+#   make SPSA=1           the SPSA build: the search's tunables as UCI options, for chuhan spsa
+#                         (build/CONFIG-spsa/chuhan; ./chuhan is left alone; TUNE=1 is its old name)
+#   make test-spsa        the SPSA build's own tests (its options, the setter, a search they change;
+#                         test-tune is its old name)
 #   make MPI=1            the same ./chuhan against Open MPI, for clusters: mpirun -np N chuhan
 #                         (installs libopenmpi-dev/openmpi-bin if missing)
 #   make test-mpi         the MPI build under mpirun -np 2: protocol tests, a match, dead ranks
@@ -28,7 +29,7 @@
 #   make test-wasm        the wasm builds in headless Chromium: a game over UCI, stop, bench nodes
 #   make dist             release archives in build/dist: Linux and Windows, portable and BMI2;
 #                         Linux arm64; the WebAssembly npm package
-# Options: ARCH=native|x86-64|x86-64-popcnt|x86-64-bmi2|armv8-a  PEXT=auto|0|1  MPI=0|1  TUNE=0|1
+# Options: ARCH=native|x86-64|x86-64-popcnt|x86-64-bmi2|armv8-a  PEXT=auto|0|1  MPI=0|1  SPSA=0|1
 #          TARGET=linux|windows|linux-arm64|wasm
 #          SANITIZE=address,undefined|thread  DEBUG=1  WERROR=0  CC=clang  BUILD_TAG=name
 
@@ -40,7 +41,7 @@ WERROR   ?= 1
 PREFIX   ?= /usr/local
 CC       ?= cc
 MPI      ?= 0
-TUNE     ?= 0
+SPSA     ?= $(if $(TUNE),$(TUNE),0)
 TARGET   ?= linux
 
 # TARGET=windows: the same sources cross-compiled by Debian's MinGW-w64
@@ -158,12 +159,14 @@ endif
 ifeq ($(USE_PEXT),1)
   CFLAGS_BASE += -DUSE_PEXT -mbmi2
 endif
-# TUNE=1: the search's tunables (search/params.h) become variables that UCI
-# options set, for SPSA (chuhan spsa); the normal build compiles them in.
-ifeq ($(TUNE),1)
-  CFLAGS_BASE += -DCHUHAN_TUNE
-else ifneq ($(TUNE),0)
-  $(error TUNE must be 0 or 1, not '$(TUNE)')
+# SPSA=1: the search's tunables (search/tunable_list.h) become variables
+# that UCI options set, for chuhan spsa; the normal build compiles them in.
+# TUNE=1, its old name, is still taken (scripts may use it); "tune" is the
+# evaluation's Texel tuner's old name too, so the build has a name of its own.
+ifeq ($(SPSA),1)
+  CFLAGS_BASE += -DCHUHAN_SPSA
+else ifneq ($(SPSA),0)
+  $(error SPSA (or TUNE, its old name) must be 0 or 1, not '$(SPSA)')
 endif
 
 # Windows: C99 printf (%zu, %lld) from MinGW's own stdio, and the POSIX
@@ -222,9 +225,9 @@ endif
 
 override CFLAGS := $(CFLAGS_BASE) $(ARCH_FLAGS) $(OPT) -I. $(EXTRA_CFLAGS)
 LDFLAGS_ALL := $(if $(filter 1,$(WASM_SINGLE)),,-pthread) $(if $(SANITIZE),-fsanitize=$(SANITIZE)) $(LDFLAGS)
-# MPI=1: engine/comm_mpi.c in place of engine/comm_none.c (the one file
-# that knows MPI), compiled and linked with the flags of Open MPI's
-# wrapper, read when first used: after `deps` has installed it.
+# MPI=1: engine/cluster/comm_mpi.c in place of engine/cluster/comm_none.c
+# (the one file that knows MPI), compiled and linked with the flags of Open
+# MPI's wrapper, read when first used: after `deps` has installed it.
 MPI_CFLAGS = $(shell mpicc --showme:compile)
 MPI_LIBS = $(if $(filter 1,$(MPI)),$(shell mpicc --showme:link))
 # STATIC_ZSTD=1 (make dist): libzstd linked in, so that the binary needs
@@ -235,26 +238,26 @@ ZSTD_LIB := $(if $(filter 1,$(STATIC_ZSTD)),-Wl$(comma)-Bstatic -lzstd -Wl$(comm
 LIBS = $(if $(ZSTD_CROSS),$(ZSTD_CROSS)/lib/libzstd.a,$(ZSTD_LIB)) -lm $(MPI_LIBS)
 CMOCKA_LIB := $(if $(CMOCKA_CROSS),$(CMOCKA_CROSS)/lib/libcmocka.a,-lcmocka)
 ifeq ($(MPI),1)
-  COMM_OUT := engine/comm_none.c
+  COMM_OUT := engine/cluster/comm_none.c
 else ifeq ($(MPI),0)
-  COMM_OUT := engine/comm_mpi.c
+  COMM_OUT := engine/cluster/comm_mpi.c
 else
   $(error MPI must be 0 or 1, not '$(MPI)')
 endif
 
 # One build folder per configuration, so sanitizer and release objects never mix.
-CONFIG := $(notdir $(firstword $(CC)))-$(ARCH)$(if $(filter 1,$(WASM_SINGLE)),-single)$(if $(filter 1,$(USE_PEXT)),-pext)$(if $(filter 1,$(MPI)),-mpi)$(if $(SANITIZE),-$(subst $(comma),-,$(SANITIZE)))$(if $(filter 1,$(DEBUG)),-debug)$(if $(filter 1,$(TUNE)),-tune)
+CONFIG := $(notdir $(firstword $(CC)))-$(ARCH)$(if $(filter 1,$(WASM_SINGLE)),-single)$(if $(filter 1,$(USE_PEXT)),-pext)$(if $(filter 1,$(MPI)),-mpi)$(if $(SANITIZE),-$(subst $(comma),-,$(SANITIZE)))$(if $(filter 1,$(DEBUG)),-debug)$(if $(filter 1,$(SPSA)),-spsa)
 # BUILD_TAG=name keeps a separate build folder (and leaves ./chuhan alone),
 # for several builds of one tree at once.
 BUILD_TAG ?=
 BUILD := build/$(CONFIG)$(if $(BUILD_TAG),-$(BUILD_TAG))
 
-SRC_DIRS := engine engine/util engine/board engine/rules engine/records engine/protocol search eval book bench
+SRC_DIRS := engine engine/util engine/board engine/rules engine/records engine/cluster engine/protocol engine/cli search eval eval/nnue book bench bench/tools
 SRCS := $(filter-out $(COMM_OUT) $(PLATFORM_OUT),$(foreach d,$(SRC_DIRS),$(wildcard $(d)/*.c)))
-MAIN_SRC := engine/main.c
+MAIN_SRC := engine/cli/main.c
 LIB_SRCS := $(filter-out $(MAIN_SRC),$(SRCS))
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o)
-MAIN_OBJ := $(BUILD)/engine/main.o
+MAIN_OBJ := $(BUILD)/engine/cli/main.o
 TEST_SRCS := $(wildcard tests/*.c)
 TEST_OBJS := $(TEST_SRCS:%.c=$(BUILD)/%.o)
 
@@ -270,7 +273,7 @@ TESTS := $(BUILD)/chuhan-tests
 all: deps $(ENGINE)
 ifeq ($(TARGET),wasm)
 	@echo "$(ENGINE): the WebAssembly build$(if $(filter 1,$(WASM_SINGLE)),, (the .wasm, .worker.js and chuhan-single.js and .wasm beside it))"
-else ifeq ($(SANITIZE)$(BUILD_TAG)$(filter 1,$(TUNE)),)
+else ifeq ($(SANITIZE)$(BUILD_TAG)$(filter 1,$(SPSA)),)
 	@cmp -s $(ENGINE) $(ROOT_COPY) || { cp $(ENGINE) $(ROOT_COPY).new && mv -f $(ROOT_COPY).new $(ROOT_COPY) && \
 	    echo "./$(ROOT_COPY): the $(ARCH) build$(if $(filter native,$(ARCH)),, (not the native one)), $(ENGINE)"; }
 endif
@@ -281,7 +284,7 @@ ifneq ($(ZSTD_CROSS),)
 deps: $(ZSTD_CROSS)/lib/libzstd.a
 $(ZSTD_CROSS)/lib/libzstd.a:
 	@sh $(CROSS_DEPS) build
-	sh tests/windows/zstd.sh $(ZSTD_CROSS) "$(CC)$(ZSTD_CC_FLAGS)" $(CROSS_AR)
+	sh tests/windows/zstd.sh $(ZSTD_CROSS) "$(strip $(CC) $(ZSTD_CC_FLAGS))" $(CROSS_AR)
 else
 deps:
 	@MPI=$(MPI) sh tests/deps.sh
@@ -303,7 +306,7 @@ endif
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(OBJ_CFLAGS) -c $< -o $@
-$(BUILD)/engine/comm_mpi.o: OBJ_CFLAGS = $(MPI_CFLAGS)
+$(BUILD)/engine/cluster/comm_mpi.o: OBJ_CFLAGS = $(MPI_CFLAGS)
 
 # The start-up check of the CPU (engine/util/cpu.c) is built for plain
 # x86-64, whatever ARCH, so that it runs where the rest of the binary
@@ -362,7 +365,8 @@ test: all $(TESTS) check-layers
 	CHUHAN_BIN=$(ENGINE) CHUHAN_DATA=tests/data $(TESTS)
 
 # A folder is a layer and includes only the layers below it (the list is in
-# the script; README, Inside): it fails naming each include that climbs.
+# the script; engine/README.md, The layers): it fails naming each include
+# that climbs.
 check-layers:
 	@sh tests/check-layers.sh .
 
@@ -391,10 +395,11 @@ clean:
 # eval/weights.txt with .incbin (engine/util/embed.h): their objects depend on
 # the files, so that a rebuilt book or new weights are built in again.
 # `make default-book` rebuilds the book from the CCPD master games (CC BY 4.0,
-# see README) with the engine built here.
+# see README.md, License, and engine/records/README.md) with the engine
+# built here.
 BOOK_FLAGS ?= --max-ply 30 --min-games 3
 $(BUILD)/book/default_book.o: book/default.book
-$(BUILD)/eval/nnue_default.o: $(wildcard eval/nets/*.nnue)
+$(BUILD)/eval/nnue/nnue_default.o: $(wildcard eval/nets/*.nnue)
 $(BUILD)/eval/weights.o: eval/weights.txt
 .PHONY: default-book
 default-book: $(ENGINE)
@@ -403,13 +408,13 @@ default-book: $(ENGINE)
 
 # ---- The net (eval/nets/README.md) ------------------------------------------
 # `make net-generation` (or `make net`): one generation of the net, end to
-# end (bench/net-generation.sh: data, training, gate), its data in the
+# end (bench/tools/net-generation.sh: data, training, gate), its data in the
 # user's cache ($XDG_CACHE_HOME/chuhan, else ~/.cache/chuhan) or NET_ARGS'
 # --data-dir; each step resumes where it stopped.
 NET_ARGS ?=
 .PHONY: net net-generation
 net net-generation: all
-	bash bench/net-generation.sh --engine ./chuhan$(EXE) $(NET_ARGS)
+	bash bench/tools/net-generation.sh --engine ./chuhan$(EXE) $(NET_ARGS)
 # ------------------------------------------------------------------------------
 
 # ---- Real-client test (tests/gui) --------------------------------------------
@@ -512,10 +517,10 @@ test-dist: dist
 # `make fuzz-long`: every target for FUZZ_RUNS executions (10 million),
 # FUZZ_JOBS at a time, in a UBSan-only -O2 build (several times faster);
 # then the default build replays each corpus, and a table sums up (hours
-# on 2 cores: README, Hardening).  One target by hand: tests/fuzz/run.sh
-# long TARGET [RUNS].  The
-# targets' code (FUZZ_TARGET_SRCS) is also linked into the test suite,
-# which replays the same inputs without libFuzzer.
+# on 2 cores: tests/README.md, Fuzzing).  One target by hand:
+# tests/fuzz/run.sh long TARGET [RUNS].  The targets' code
+# (FUZZ_TARGET_SRCS) is also linked into the test suite, which replays the
+# same inputs without libFuzzer.
 FUZZ_CC ?= clang
 FUZZ_TARGETS := fen uci ucci cecp pgn book reader
 FUZZ_SECONDS ?= 8
@@ -559,7 +564,7 @@ $(FUZZ_BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link $(FUZZ_COV) -c $< -o $@
 $(FUZZ_BUILD)/book/default_book.o: book/default.book
-$(FUZZ_BUILD)/eval/nnue_default.o: $(wildcard eval/nets/*.nnue)
+$(FUZZ_BUILD)/eval/nnue/nnue_default.o: $(wildcard eval/nets/*.nnue)
 $(FUZZ_BUILD)/eval/weights.o: eval/weights.txt
 $(FUZZ_BUILD)/fuzz-%: tests/fuzz/libfuzzer.c $(FUZZ_OBJS)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -DFUZZ_TARGET=fuzz_$* $^ -o $@ \
@@ -570,19 +575,21 @@ $(TESTS): $(FUZZ_TARGET_SRCS:%.c=$(BUILD)/%.o)
 -include $(FUZZ_OBJS:.o=.d) $(FUZZ_TARGET_SRCS:%.c=$(BUILD)/%.d)
 # ------------------------------------------------------------------------------
 
-# ---- The tuning build (make TUNE=1, chuhan spsa) ---------------------------------
-# `make test-tune`: the tuning build (in its own folder; ./chuhan is left
+# ---- The SPSA build (make SPSA=1, chuhan spsa) ----------------------------------
+# `make test-spsa`: the SPSA build (in its own folder; ./chuhan is left
 # alone) and its tests: the tunables listed as options and set by them,
 # refused out of range, a search that they change (tests/test_tunables.c,
-# whose tuning-build half only that build compiles), and the SPSA driver;
+# whose SPSA-build half only that build compiles), and the SPSA driver;
 # then its bench, which at the defaults must be the normal build's.
-TUNE_BUILD := build/$(CONFIG)$(if $(filter 1,$(TUNE)),,-tune)$(if $(BUILD_TAG),-$(BUILD_TAG))
-.PHONY: test-tune
-test-tune:
-	@$(MAKE) --no-print-directory TUNE=1 $(TUNE_BUILD)/chuhan $(TUNE_BUILD)/chuhan-tests
-	CHUHAN_BIN=$(TUNE_BUILD)/chuhan CHUHAN_DATA=tests/data $(TUNE_BUILD)/chuhan-tests --groups=tunables,spsa
+# `make test-tune` is its old name.
+SPSA_BUILD := build/$(CONFIG)$(if $(filter 1,$(SPSA)),,-spsa)$(if $(BUILD_TAG),-$(BUILD_TAG))
+.PHONY: test-spsa test-tune
+test-tune: test-spsa
+test-spsa:
+	@$(MAKE) --no-print-directory SPSA=1 $(SPSA_BUILD)/chuhan $(SPSA_BUILD)/chuhan-tests
+	CHUHAN_BIN=$(SPSA_BUILD)/chuhan CHUHAN_DATA=tests/data $(SPSA_BUILD)/chuhan-tests --groups=tunables,spsa
 	@want=$$(sed -n 's/^#define BENCH_NODES \([0-9]*\).*/\1/p' bench/bench.h); \
-	got=$$($(TUNE_BUILD)/chuhan bench 2>&1 | sed -n 's/^Nodes searched *: *//p'); \
-	if [ "$$got" = "$$want" ]; then echo "test-tune: at its defaults the tuning build's bench is $$got, the normal one's"; \
-	else echo "test-tune: the tuning build's bench is '$$got', not BENCH_NODES $$want"; exit 1; fi
+	got=$$($(SPSA_BUILD)/chuhan bench 2>&1 | sed -n 's/^Nodes searched *: *//p'); \
+	if [ "$$got" = "$$want" ]; then echo "test-spsa: at its defaults the SPSA build's bench is $$got, the normal one's"; \
+	else echo "test-spsa: the SPSA build's bench is '$$got', not BENCH_NODES $$want"; exit 1; fi
 # ------------------------------------------------------------------------------

@@ -10,7 +10,7 @@
 #include "engine/util/clock.h"
 #include "engine/util/host.h"
 #include "engine/util/num.h"
-#include "eval/nnue.h"
+#include "eval/nnue/nnue.h"
 
 /* Openings, middlegames and endings, both sides to move.  Changing this
  * list changes the signature. */

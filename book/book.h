@@ -91,8 +91,4 @@ bool book_builder_finish(BookBuilder *b, void **data, size_t *size, char *err, s
 bool book_builder_write(BookBuilder *b, const char *path, char *err, size_t errlen);
 const BookBuildStats *book_builder_stats(const BookBuilder *b);
 
-/* chuhan book build|probe ... (book_cli.c): the arguments after "book";
- * the exit status. */
-int book_cli(int argc, char **argv);
-
 #endif

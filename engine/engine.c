@@ -1,6 +1,6 @@
 /* The engine: options, game position, and the search driven through the
  * thread pool; in an MPI job, rank 0's engine drives the other ranks'
- * searches through its cluster (cluster.h). */
+ * searches through its cluster (engine/cluster/cluster.h). */
 #include "engine.h"
 
 #include <pthread.h>
@@ -10,14 +10,14 @@
 #include <strings.h>
 
 #include "book/book.h"
-#include "cluster.h"
 #include "engine/board/movegen.h"
+#include "engine/cluster/cluster.h"
 #include "engine/rules/rules.h"
 #include "engine/util/clock.h"
 #include "engine/util/debuglog.h"
 #include "engine/util/num.h"
 #include "eval/eval.h"
-#include "eval/nnue.h"
+#include "eval/nnue/nnue.h"
 #include "engine_private.h"
 #include "skill.h"
 #include "search/threads.h"
@@ -111,11 +111,11 @@ struct Engine {
 };
 
 /* The search's tunables (search/tunables.h) follow the options above as
- * spin options, index O_NB + t for tunable t: only a tuning build (make
- * TUNE=1) has any.  Their values are the search's own, process-wide, not
+ * spin options, index O_NB + t for tunable t: only an SPSA build (make
+ * SPSA=1) has any.  Their values are the search's own, process-wide, not
  * the engine's. */
-#ifdef CHUHAN_TUNE
-/* Tuning build only: written once under pthread_once, read-only after. */
+#ifdef CHUHAN_SPSA
+/* SPSA build only: written once under pthread_once, read-only after. */
 static OptionInfo TuneOptions[TUNABLES_MAX];
 static int tune_option_count;
 static pthread_once_t tune_options_once = PTHREAD_ONCE_INIT;
@@ -193,7 +193,8 @@ Engine *engine_new(const EngineCallbacks *cb, char *err, size_t errlen)
     }
     if (errlen)
         err[0] = 0;
-    e->cluster = cluster_attach(&e->tt, e->pool, &e->cb, err, errlen);
+    ClusterCallbacks ccb = {e->cb.info, e->cb.bestmove, e->cb.message, e->cb.ctx};
+    e->cluster = cluster_attach(&e->tt, e->pool, &ccb, err, errlen);
     if (!e->cluster && errlen && err[0]) {
         pool_free(e->pool);
         tt_free(&e->tt);
@@ -272,7 +273,7 @@ static bool load_book(Engine *e, char *err, size_t errlen)
     return true;
 }
 
-/* A search tunable (a tuning build's): between searches only, since the
+/* A search tunable (an SPSA build's): between searches only, since the
  * search reads it without a lock. */
 static bool set_tunable(Engine *e, const OptionInfo *o, const char *value, char *err, size_t errlen)
 {

@@ -101,6 +101,10 @@ bool engine_probe(Engine *e, const Position *pos, EngineProbe *out);
  * off, this rank searches alone (the comparisons of chuhan smp). */
 int engine_ranks(const Engine *e);
 void engine_use_ranks(Engine *e, bool on);
+/* On a rank other than 0: serve rank 0's engine with an Engine of this
+ * rank (engine/cluster/cluster.h, cluster_serve) until rank 0 ends the
+ * job; the exit status. */
+int engine_serve_rank(void);
 
 /* Static evaluation of the current position, side to move's view. */
 int engine_eval(Engine *e);

@@ -1,5 +1,5 @@
-/* Private to engine/: what the cluster (cluster_rank.c) reaches inside an
- * Engine that serves another rank. */
+/* Private to engine/: what the cluster reaches inside an Engine that
+ * serves another rank (engine_rank.c hands it over). */
 #ifndef CHUHAN_ENGINE_PRIVATE_H
 #define CHUHAN_ENGINE_PRIVATE_H
 

@@ -9,7 +9,8 @@
 #include "search/score.h"
 
 /* The ladder: the rating of every fourth level, measured by chuhan match
- * between neighbours (README, Strength levels); the levels in between are
+ * between neighbours (README.md, Strength levels; how it was run:
+ * bench/RESULTS.md, The strength ladder); the levels in between are
  * interpolated.  Level 0 is the scale's anchor. */
 static const int LADDER_LEVEL[] = {0, 4, 8, 10, 12, 14, 16, 20};
 static const int LADDER_ELO[] = {SKILL_ELO_MIN, 1160, 1330, 1555, 1796, 2123, 2313, SKILL_ELO_MAX};

@@ -8,7 +8,8 @@
  *
  * A level is a number from 0 to SKILL_MAX (full strength: nothing changes),
  * fractional in between for UCI_Elo, which maps onto the levels by the
- * ladder of matches measured between them (README, Strength levels). */
+ * ladder of matches measured between them (README.md, Strength levels;
+ * how a level plays: engine/README.md, Strength levels). */
 #ifndef CHUHAN_ENGINE_SKILL_H
 #define CHUHAN_ENGINE_SKILL_H
 

@@ -3,11 +3,13 @@
 #define CHUHAN_EVAL_H
 
 #include "engine/board/position.h"
-#include "nnue.h"
-#include "params.h"
+#include "eval/nnue/nnue.h"
+#include "weight_list.h"
 
-/* Largest magnitude evaluate() returns, below every mate and rule score. */
+/* Largest magnitude evaluate() returns, below every mate and rule score;
+ * the net's output has the same bound. */
 #define EVAL_MAX 20000
+_Static_assert(EVAL_MAX == NNUE_EVAL_MAX, "the net and the hand-written evaluation share one bound");
 
 /* Build eval's read-only tables (part of chuhan_init). */
 void eval_init(void);

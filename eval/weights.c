@@ -57,7 +57,7 @@ _Static_assert(sizeof(EvalParams) % sizeof(Score) == 0, "EvalParams holds Scores
 bool weights_write(FILE *out, const EvalParams *params, const char *comment)
 {
     fprintf(out, "# Evaluation weights (eval/weights.h): the engine's are eval/weights.txt,\n"
-                 "# built into the binary; `chuhan tune` writes them.\n");
+                 "# built into the binary; `chuhan texel` writes them.\n");
     for (const char *p = comment; p && *p;) {
         const char *nl = strchr(p, '\n');
         int len = nl ? (int)(nl - p) : (int)strlen(p);

@@ -1,6 +1,6 @@
 /* The evaluation weights as a plain text file of named values: the one
  * the engine plays with is eval/weights.txt, built into the binary and
- * read at start-up into DefaultEvalParams; `chuhan tune` writes such files
+ * read at start-up into DefaultEvalParams; `chuhan texel` writes such files
  * and can start from one.
  *
  * The format: '#' starts a comment to the end of the line; otherwise
@@ -16,7 +16,7 @@
 
 #include <stdio.h>
 
-#include "params.h"
+#include "weight_list.h"
 
 /* Read weights from text (name: how errors call it, e.g. a path).  False
  * with "name:line: what is wrong" in err; *out is then unspecified. */

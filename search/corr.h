@@ -13,7 +13,7 @@
 
 #include "engine/board/position.h"
 #include "eval/eval.h"
-#include "params.h"
+#include "tunable_list.h"
 
 #define CORR_SIZE 16384 /* entries per table and side to move, a power of two */
 

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "params.h"
+#include "tunable_list.h"
 
 void search_iterate(SearchThread *th)
 {

@@ -47,11 +47,11 @@ int score_decisive_in(int score)
 
 int score_material(const Position *pos) { return popcount(pos->occupied) - 2; }
 
-/* Fitted by chuhan wdl (bench/wdl.c) to the master games of
+/* Fitted by chuhan wdl (bench/tools/wdl.c) to the master games of
  * tests/data/ccpd-master-games.pgn.zst: the first 3000 games, every 6th
  * position from ply 12 scored by a 2000-node search, 42,673 positions
- * (README, Calibrated WDL); log-loss per position 0.922, against 1.408
- * for the curve fitted by eye before, {250, 0, 80, 0}. */
+ * (bench/tools/README.md, Win, draw and loss); log-loss per position
+ * 0.922, against 1.408 for the curve fitted by eye before, {250, 0, 80, 0}. */
 const WdlModel WDL_MODEL = {281.2, -1.97, 106.2, 5.99};
 
 void wdl_probabilities(const WdlModel *model, int score, int material, double *win, double *loss)

@@ -48,8 +48,8 @@ void wdl_probabilities(const WdlModel *model, int score, int material, double *w
 
 /* Win, draw and loss per mille for the side to move, from a score and the
  * material (the fewer pieces, the likelier a draw at an even score): the
- * model fitted to game results (README, Calibrated WDL).  A mate or a rule
- * win is a certain result. */
+ * model fitted to game results (bench/tools/README.md, Win, draw and
+ * loss).  A mate or a rule win is a certain result. */
 void score_wdl(int score, int material, int wdl[3]);
 /* The expected score for the side to move, per mille: W + D / 2. */
 int score_expected(int score, int material);

@@ -1,5 +1,5 @@
 /* Alpha-beta search.  The numbered steps of search() each say why they are
- * there; their tunables are in search/params.h.  search() and qsearch()
+ * there; their tunables are in search/tunable_list.h.  search() and qsearch()
  * share their inline helpers and read best side by side, in one
  * translation unit; the iterative deepening that calls them at the root is
  * iterate.c, the root moves are kept by root.c. */
@@ -14,7 +14,7 @@
 #include "engine/util/coop.h"
 #include "eval/eval.h"
 #include "movepick.h"
-#include "params.h"
+#include "tunable_list.h"
 
 static int Reductions[64][64];
 

@@ -5,7 +5,7 @@
 #ifndef CHUHAN_THREADS_H
 #define CHUHAN_THREADS_H
 
-#include "eval/nnue.h"
+#include "eval/nnue/nnue.h"
 #include "search.h"
 #include "tt.h"
 

@@ -3,7 +3,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "params.h"
+#include "tunable_list.h"
 
 void limits_clear(SearchLimits *limits)
 {

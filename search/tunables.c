@@ -1,16 +1,16 @@
 /* The search's tunables, listed and set by name (tunables.h).  The list is
- * SEARCH_TUNABLES of params.h; only the tuning build compiles it. */
+ * SEARCH_TUNABLES of tunable_list.h; only the SPSA build compiles it. */
 #include "tunables.h"
 
 #include <strings.h>
 
 #include "engine/util/error.h"
-#include "params.h"
 #include "search.h"
+#include "tunable_list.h"
 
-#ifdef CHUHAN_TUNE
+#ifdef CHUHAN_SPSA
 
-/* Tuning build only: the values the search reads (params.h declares them),
+/* SPSA build only: the values the search reads (tunable_list.h declares them),
  * process-wide mutable state by design: one engine per tuning process. */
 #define TUNABLE_DEFINE(name, def, lo, hi, step) int name = (def);
 SEARCH_TUNABLES(TUNABLE_DEFINE)
@@ -93,7 +93,7 @@ int tunables_value(int i)
 bool tunables_set(const char *name, long value, char *err, size_t errlen)
 {
     (void)value;
-    return err_set(err, errlen, "no search tunable '%s': this is not a tuning build (make TUNE=1)", name ? name : "");
+    return err_set(err, errlen, "no search tunable '%s': this is not an SPSA build (make SPSA=1)", name ? name : "");
 }
 void tunables_reset(void) {}
 

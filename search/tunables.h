@@ -1,6 +1,6 @@
-/* The search's tunables (search/params.h) as the layers above see them:
+/* The search's tunables (search/tunable_list.h) as the layers above see them:
  * listed by name with their range and SPSA step, and set by name.  Only a
- * tuning build (make TUNE=1) has any: in the normal build the list is
+ * SPSA build (make SPSA=1) has any: in the normal build the list is
  * empty and every set is refused, the search's constants being compiled
  * in.  Setting one is for between searches; the engine refuses it during
  * one. */

@@ -69,7 +69,7 @@ int main(int argc, char **argv)
                  {"cecp", cecp_tests},
                  {"matchreferee", match_referee_tests},
                  {"match", match_tests},
-                 {"tune", tune_tests},
+                 {"texel", texel_tests},
                  {"limits", limits_tests},
                  {"searchlimits", search_limits_tests},
                  {"cli", cli_tests},

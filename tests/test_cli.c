@@ -38,8 +38,9 @@ static void test_cli_bad_arguments(void **state)
         "magics x",
         "magics 1 2",
         "pgn convert --to nope x",
+        "texel --nope",
+        "texel --epochs x y",
         "tune --nope",
-        "tune --epochs x y",
         "match --games x",
         "match --nope",
         "smp 2 x",
@@ -105,10 +106,11 @@ static void test_cli_bad_argument_reasons(void **state)
         {"book probe --book", "book probe: --book needs a value"},
         {"book probe --frob startpos", "book probe: unknown option '--frob'"},
         {"book frob", "book: unknown command 'frob' (build or probe)"},
-        {"tune -o %s --epochs x y.pgn", "tune: --epochs: 'x' is not a number from 0 to 10000000"},
-        {"tune -o %s --keep inf y.pgn", "tune: --keep: 'inf' is not a number from 1e-09 to 1"},
-        {"tune -o %s --nope y.pgn", "tune: unknown option '--nope'"},
-        {"tune -o %s y.pgn --from", "tune: --from needs a value"},
+        {"texel -o %s --epochs x y.pgn", "texel: --epochs: 'x' is not a number from 0 to 10000000"},
+        {"texel -o %s --keep inf y.pgn", "texel: --keep: 'inf' is not a number from 1e-09 to 1"},
+        {"texel -o %s --nope y.pgn", "texel: unknown option '--nope'"},
+        {"texel -o %s y.pgn --from", "texel: --from needs a value"},
+        {"tune -o %s --nope y.pgn", "texel: unknown option '--nope'"}, /* texel's old name */
         {"frobnicate", "chuhan: unknown command 'frobnicate'"},
         {"bench 3 --rule nope", "bench: --rule: 'nope' is not a rule: cxa, axf or draw"},
         {"bench 65", "bench: DEPTH: '65' is not a number from 1 to 64"},
@@ -193,8 +195,8 @@ static void test_cli_bad_argument_reasons(void **state)
 static void test_cli_help_and_version(void **state)
 {
     (void)state;
-    static const char *const commands[] = {"perft", "bench", "smp", "magics", "judge", "book", "pgn", "match", "tune",
-                                           "soak", "matebench", "analyze", "wdl", "eval", "datagen", "train", "--version"};
+    static const char *const commands[] = {"perft", "bench", "smp", "magics", "judge", "book", "pgn", "match", "texel",
+                                           "tune",  "soak", "matebench", "analyze", "wdl", "eval", "datagen", "train", "--version"};
     char cmd[1024], out[8192];
     snprintf(cmd, sizeof cmd, "{ %s --help 2>/dev/null; }", test_engine_path());
     assert_int_equal(test_run(cmd, out, sizeof out), 0);
@@ -211,7 +213,7 @@ static void test_cli_help_and_version(void **state)
 }
 
 /* The tools write only a new file or a regular one: a device, a FIFO, a
- * directory or a symbolic link named as the output (book build, tune,
+ * directory or a symbolic link named as the output (book build, texel,
  * datagen, train, analyze, match --pgn, the Debug Log File option) is refused with the reason and left as it
  * was (book build -o /dev/null once replaced the device with a file). */
 static void test_outputs_only_regular_files(void **state)
@@ -240,7 +242,7 @@ static void test_outputs_only_regular_files(void **state)
     const char *refused[] = {"/dev/null", fifo, link, sub};
     const char *pgn = test_data_path("ccpd-master-games.pgn.zst");
     for (size_t i = 0; i < 4; i++) {
-        static const char *const tools[] = {"book build --max-ply 2 -o %s %s", "tune --epochs 1 -o %s %s",
+        static const char *const tools[] = {"book build --max-ply 2 -o %s %s", "texel --epochs 1 -o %s %s",
                                             "datagen --positions 10 --threads 1 --out %s", "train --data %2$s --out %1$s"};
         for (size_t t = 0; t < 4; t++) {
             char args[600];

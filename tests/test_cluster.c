@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/comm.h"
+#include "engine/cluster/comm.h"
 #include "engine/engine.h"
 #include "search/score.h"
 #include "search/tt.h"

@@ -10,8 +10,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "bench/tools/nnue_data.h"
 #include "engine/board/movegen.h"
-#include "eval/nnue_data.h"
 #include "tests.h"
 
 #define MAX_TEST_GAMES 12

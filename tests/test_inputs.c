@@ -13,8 +13,8 @@
 #include <unistd.h>
 #include <zstd.h>
 
-#include "eval/nnue.h"
-#include "eval/nnue_data.h"
+#include "eval/nnue/nnue.h"
+#include "bench/tools/nnue_data.h"
 
 #include "limits_util.h"
 #include "pipe.h"

@@ -55,6 +55,37 @@ static void test_layers(void **state)
     assert_null(strstr(out, "position.c"));
     assert_null(strstr(out, "search/search.c"));
 
+    /* the folders inside folders are layers of their own: the net below
+     * the evaluation, the cluster below the engine API, the tools above
+     * the benchmarks, the command line above them all; folders side by
+     * side (the records and the net) include neither the other */
+    put_file(root, "eval/nnue/nnue.c", "#include \"nnue.h\"\n#include \"eval/eval.h\"\n");
+    put_file(root, "eval/eval.c", "#include \"eval/nnue/nnue.h\"\n#include \"engine/records/pgn.h\"\n");
+    put_file(root, "engine/cluster/cluster.c", "#include \"search/threads.h\"\n#include \"engine/engine.h\"\n");
+    put_file(root, "engine/engine_rank.c", "#include \"engine/cluster/cluster.h\"\n");
+    put_file(root, "bench/bench.c", "#include \"engine/engine.h\"\n#include \"bench/tools/match.h\"\n");
+    put_file(root, "bench/tools/match.c", "#include \"bench/bench.h\"\n#include \"engine/cli/cli.h\"\n");
+    put_file(root, "engine/cli/main.c", "#include \"bench/tools/match.h\"\n#include \"engine/cluster/comm.h\"\n");
+    put_file(root, "engine/nowhere/x.c", "#include \"engine/util/error.h\"\n");
+    assert_int_equal(check_layers(root, out, sizeof out), 1);
+    static const char *const climbs[] = {
+        "eval/nnue/nnue.c:2: includes \"eval/eval.h\": eval/ is not below eval/nnue/",
+        "eval/eval.c:2: includes \"engine/records/pgn.h\": engine/records/ is not below eval/",
+        "engine/cluster/cluster.c:2: includes \"engine/engine.h\": engine/ is not below engine/cluster/",
+        "bench/bench.c:2: includes \"bench/tools/match.h\": bench/tools/ is not below bench/",
+        "bench/tools/match.c:2: includes \"engine/cli/cli.h\": engine/cli/ is not below bench/tools/",
+        "engine/nowhere/x.c:1: includes \"engine/util/error.h\": engine/nowhere/ is in no layer",
+    };
+    for (size_t i = 0; i < sizeof climbs / sizeof climbs[0]; i++)
+        if (!strstr(out, climbs[i]))
+            fail_msg("check-layers does not say '%s':\n%s", climbs[i], out);
+    assert_null(strstr(out, "eval/eval.c:1"));
+    assert_null(strstr(out, "engine/cluster/cluster.c:1"));
+    assert_null(strstr(out, "engine/engine_rank.c"));
+    assert_null(strstr(out, "bench/bench.c:1"));
+    assert_null(strstr(out, "bench/tools/match.c:1"));
+    assert_null(strstr(out, "engine/cli/main.c"));
+
     char cmd[700];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
     assert_int_equal(system(cmd), 0);

@@ -157,7 +157,7 @@ static void test_long_first_line(void **state)
     ep_send(&ep, "d");
     ep_want(&ep, "Fen:", LIMITS_WAIT_MS);
     if (!strstr(ep.log, "Fen: " START_FEN) || !strstr(ep.log, "input line longer than"))
-        fail_msg("a first line of 300 KB was not refused (engine/main.c passes it on cut short, "
+        fail_msg("a first line of 300 KB was not refused (engine/cli/main.c passes it on cut short, "
                  "without its too_long flag):\n%.4000s",
                  ep.log);
 }

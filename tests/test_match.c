@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "bench/match.h"
+#include "bench/tools/match.h"
 #include "engine/board/movegen.h"
 #include "engine/records/pgn.h"
 #include "engine/rules/rules.h"

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/match.h"
+#include "bench/tools/match.h"
 #include "engine/board/movegen.h"
 #include "engine/rules/rules.h"
 #include "tests.h"

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "engine/board/movegen.h"
-#include "eval/nnue.h"
+#include "eval/nnue/nnue.h"
 #include "tests.h"
 
 /* A net of random weights, in the ranges a trained net has. */

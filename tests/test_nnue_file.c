@@ -11,7 +11,7 @@
 #include "engine/board/movegen.h"
 #include "engine/engine.h"
 #include "eval/eval.h"
-#include "eval/nnue.h"
+#include "eval/nnue/nnue.h"
 #include "tests.h"
 
 static NnueNet *small_net(uint64_t seed)

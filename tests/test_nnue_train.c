@@ -14,9 +14,9 @@
 
 #include "engine/board/movegen.h"
 #include "eval/eval.h"
-#include "eval/nnue.h"
-#include "eval/nnue_data.h"
-#include "eval/nnue_train.h"
+#include "eval/nnue/nnue.h"
+#include "bench/tools/nnue_data.h"
+#include "bench/tools/nnue_train.h"
 #include "tests.h"
 
 /* Positions of random games (every 3rd ply), with the hand-written
@@ -405,7 +405,7 @@ static void test_nnue_init_from_net(void **state)
     free(r);
 }
 
-/* A generation (bench/net-generation.sh) cut short after its data goes on
+/* A generation (bench/tools/net-generation.sh) cut short after its data goes on
  * where it stopped: the data is not played again (no record twice), the
  * net is trained from the default one, the gate is played, and a net that
  * has not passed it stays out of the nets folder. */
@@ -417,7 +417,7 @@ static void test_net_generation_resumes(void **state)
     snprintf(cmd, sizeof cmd, "rm -rf %s && mkdir -p %s/nets", dir, dir);
     assert_int_equal(system(cmd), 0);
     const char *small = "--positions 300 --nodes 100 --threads 1 --epochs 1 --gate depth=1 --games 2";
-    snprintf(cmd, sizeof cmd, "bash bench/net-generation.sh --engine %s --data-dir %s/data --nets %s/nets %s --step data",
+    snprintf(cmd, sizeof cmd, "bash bench/tools/net-generation.sh --engine %s --data-dir %s/data --nets %s/nets %s --step data",
              test_engine_path(), dir, dir, small);
     if (test_run(cmd, out, sizeof out) != 0)
         fail_msg("%s", out);
@@ -430,7 +430,7 @@ static void test_net_generation_resumes(void **state)
     assert_true(before >= 300);
     assert_null(strstr(out, "[2/3]"));
     /* the rest of the generation */
-    snprintf(cmd, sizeof cmd, "bash bench/net-generation.sh --engine %s --data-dir %s/data --nets %s/nets %s",
+    snprintf(cmd, sizeof cmd, "bash bench/tools/net-generation.sh --engine %s --data-dir %s/data --nets %s/nets %s",
              test_engine_path(), dir, dir, small);
     if (test_run(cmd, out, sizeof out) != 0)
         fail_msg("%s", out);

@@ -1,14 +1,14 @@
-/* chuhan spsa (bench/spsa.h): the SPSA arithmetic on a made-up objective
+/* chuhan spsa (bench/tools/spsa.h): the SPSA arithmetic on a made-up objective
  * whose optimum is known (it gets there, stays within range, and a seed
  * gives the same run), the arguments refused with a reason, and the command
  * as the binary runs it: refused by the normal build, a short real run in
- * the tuning build (make test-tune). */
+ * the SPSA build (make test-spsa). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/spsa.h"
+#include "bench/tools/spsa.h"
 #include "tests.h"
 
 /* A made-up objective: the closer each value to its optimum, in steps, the
@@ -235,7 +235,7 @@ static void test_spsa_args(void **state)
                       &cfg, err, sizeof err));
     /* a build without tunables says which build to use */
     assert_false(parse("--engine cmd=e --each nodes=10 --iterations 5", 0, &cfg, err, sizeof err));
-    assert_non_null(strstr(err, "make TUNE=1"));
+    assert_non_null(strstr(err, "make SPSA=1"));
 }
 
 /* ---- the command ---- */
@@ -249,7 +249,7 @@ static void test_spsa_cli(void **state)
     assert_int_equal(test_run(cmd, out, sizeof out), 2);
     assert_non_null(strstr(out, "spsa: "));
     assert_non_null(strstr(out, "usage: chuhan spsa"));
-#ifndef CHUHAN_TUNE
+#ifndef CHUHAN_SPSA
     snprintf(cmd, sizeof cmd, "%s spsa --engine cmd=%s --each nodes=500 --iterations 1", test_engine_path(),
              test_engine_path());
     assert_int_equal(test_run(cmd, out, sizeof out), 2);

@@ -1,6 +1,6 @@
 /* The search's tunables (search/tunables.h).  The normal build has none:
  * no list, every set refused, the engine's options as they were.  The
- * tuning build (make TUNE=1; make test-tune runs this group there) lists
+ * SPSA build (make SPSA=1; make test-spsa runs this group there) lists
  * them as UCI spin options (and to xboard and UCCI), refuses unknown names
  * and values out of range, and a set changes what the search does, the
  * defaults giving back the search of the normal build. */
@@ -53,7 +53,7 @@ static void test_tunables_options_first(void **state)
     assert_int_equal(engine_option_count(), OPTION_NAMES_NB + tunables_count());
 }
 
-#ifndef CHUHAN_TUNE
+#ifndef CHUHAN_SPSA
 
 static void test_tunables_none_in_normal_build(void **state)
 {
@@ -63,7 +63,7 @@ static void test_tunables_none_in_normal_build(void **state)
     assert_int_equal(tunables_find("RFP_MARGIN"), -1);
     char err[256];
     assert_false(tunables_set("RFP_MARGIN", 85, err, sizeof err));
-    assert_non_null(strstr(err, "not a tuning build"));
+    assert_non_null(strstr(err, "not an SPSA build"));
     assert_null(engine_find_option("RFP_MARGIN"));
     assert_null(engine_option(OPTION_NAMES_NB));
     Engine *e = new_engine();
@@ -192,7 +192,7 @@ const struct CMUnitTest *tunables_tests(size_t *count)
 {
     static const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_tunables_options_first),
-#ifndef CHUHAN_TUNE
+#ifndef CHUHAN_SPSA
         cmocka_unit_test(test_tunables_none_in_normal_build),
 #else
         cmocka_unit_test(test_tunables_listed),

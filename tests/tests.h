@@ -27,7 +27,7 @@ const struct CMUnitTest *search_limits_tests(size_t *count);
 const struct CMUnitTest *cli_tests(size_t *count);
 const struct CMUnitTest *match_referee_tests(size_t *count);
 const struct CMUnitTest *match_tests(size_t *count);
-const struct CMUnitTest *tune_tests(size_t *count);
+const struct CMUnitTest *texel_tests(size_t *count);
 const struct CMUnitTest *fuzz_tests(size_t *count);
 const struct CMUnitTest *layers_tests(size_t *count);
 const struct CMUnitTest *cluster_tests(size_t *count);

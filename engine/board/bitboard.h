@@ -199,8 +199,5 @@ int magic_generate(uint64_t seed, FILE *out);
 int magic_verify_file(const uint64_t magics[SQUARE_NB]);
 /* Check a leg magic: the 16 patterns of the window mask map to 16 indices. */
 bool magic_verify_leg(uint64_t magic, uint64_t mask);
-/* chuhan magics [SEED]: print a magic table found from SEED; the exit
- * status. */
-int magic_cli(int argc, char **argv);
 
 #endif

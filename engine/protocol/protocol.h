@@ -3,7 +3,7 @@
  * into words, and the pieces of text every protocol parses or prints alike
  * (a position, an option's name and value, a number after a keyword, a
  * principal variation).  Picking a protocol from the first command is
- * done above the front-ends (engine/main.c). */
+ * done above the front-ends (engine/cli/main.c). */
 #ifndef CHUHAN_PROTOCOL_H
 #define CHUHAN_PROTOCOL_H
 

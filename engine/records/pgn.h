@@ -87,8 +87,4 @@ PgnReplayError pgn_replay(const PgnGame *g, Position *pos, Move *moves, int max,
  * "big5"/"cp950".  False if unknown. */
 bool pgn_parse_encoding(const char *name, PgnEncoding *enc);
 
-/* chuhan pgn convert|check ... (pgn_cli.c): the arguments after "pgn";
- * the exit status. */
-int pgn_cli(int argc, char **argv);
-
 #endif

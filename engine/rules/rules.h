@@ -88,15 +88,12 @@ Verdict rules_judge_at(Position *pos, int rule, int sixty_move_limit, int min_re
  * judge with rules_judge_at.  Returns 0 and sets *verdict and reason, or -1
  * with a one-line message in err: a bad FEN, or the first move that is
  * malformed or illegal (which one and why).  This is `chuhan judge`
- * (judge.c). */
+ * (judge.c; its command line is engine/cli/judge_cli.c). */
 int rules_judge_game(Position *pos, const char *fen, char *const *moves, int nmoves, int rule,
                      int sixty_move_limit, int min_repeats, Verdict *verdict, char *reason,
                      size_t reason_len, char *err, size_t err_len);
 
 /* "win", "loss", "draw" or "none". */
 const char *rules_verdict_name(Verdict v);
-
-/* chuhan judge ... (judge.c): the arguments after "judge"; the exit status. */
-int rules_judge_cli(int argc, char **argv);
 
 #endif

@@ -24,7 +24,8 @@
 
 #ifndef PROC_LINE_MAX
 /* Longest line kept.  Settable at build time only so that the fuzz target
- * of the reader can run the same code at a small scale (README, Hardening). */
+ * of the reader can run the same code at a small scale (tests/README.md,
+ * Fuzzing). */
 #define PROC_LINE_MAX 65536
 #endif
 
