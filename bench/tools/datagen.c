@@ -64,11 +64,10 @@ typedef struct {
 typedef struct {
     Datagen *dg;
     int id;
-    int score;
-    Move best;
+    DatagenSearch search;
 } Worker;
 
-/* Ctrl-C or kill: the games being played end, what is kept is written. */
+/* Ctrl-C or kill: the games in hand end, what is kept is written. */
 static volatile sig_atomic_t interrupted;
 static void on_signal(int sig)
 {
@@ -76,18 +75,28 @@ static void on_signal(int sig)
     interrupted = 1;
 }
 
+void datagen_catch_signals(bool on)
+{
+    signal(SIGINT, on ? on_signal : SIG_DFL);
+    signal(SIGTERM, on ? on_signal : SIG_DFL);
+}
+
+bool datagen_interrupted(void) { return interrupted; }
+
 static void on_info(void *ctx, const EngineInfo *info)
 {
-    Worker *w = ctx;
+    DatagenSearch *s = ctx;
     if (info->multipv <= 1 && info->bound == BOUND_EXACT && info->pv_len > 0)
-        w->score = info->score;
+        s->score = info->score;
 }
 
 static void on_bestmove(void *ctx, Move best, Move ponder)
 {
     (void)ponder;
-    ((Worker *)ctx)->best = best;
+    ((DatagenSearch *)ctx)->best = best;
 }
+
+EngineCallbacks datagen_callbacks(DatagenSearch *s) { return (EngineCallbacks){on_info, on_bestmove, NULL, s}; }
 
 /* Write the pending records as one frame (under the lock). */
 static void flush_locked(Datagen *dg)
@@ -151,15 +160,15 @@ static void play_game(Worker *w, Engine *e, Referee *ref, uint64_t *rng, NnueRec
             result = GAME_DRAW;
             break;
         }
-        w->score = 0;
-        w->best = MOVE_NONE;
+        w->search.score = 0;
+        w->search.best = MOVE_NONE;
         engine_go(e, &limits);
         engine_wait(e);
-        if (!w->best)
+        if (!w->search.best)
             break;
-        int score = w->score;
+        int score = w->search.score;
         bool decided = score_is_mate(score) || score_is_rule_win(score);
-        if (!pos_in_check(pos) && !pos_is_capture(pos, w->best) && !decided && n < MAX_GAME_PLY)
+        if (!pos_in_check(pos) && !pos_is_capture(pos, w->search.best) && !decided && n < MAX_GAME_PLY)
             nnue_record_pack(&recs[n++], pos, score, 0);
         /* adjudication by agreement, in Red's view */
         int red = pos->side == RED ? score : -score;
@@ -167,12 +176,12 @@ static void play_game(Worker *w, Engine *e, Referee *ref, uint64_t *rng, NnueRec
         adj_count = side >= 0 && side == adj_side ? adj_count + 1 : side >= 0;
         adj_side = side;
         level_count = !decided && abs(score) <= DRAW_ADJ_SCORE ? level_count + 1 : 0;
-        result = referee_play(ref, w->best, NULL, reason, sizeof reason);
+        result = referee_play(ref, w->search.best, NULL, reason, sizeof reason);
         if (result == GAME_ONGOING && adj_count >= ADJ_PLIES)
             result = adj_side == RED ? GAME_RED_WINS : GAME_BLACK_WINS;
         if (result == GAME_ONGOING && level_count >= DRAW_ADJ_PLIES && referee_plies(ref) >= DRAW_ADJ_PLY)
             result = GAME_DRAW;
-        if (!engine_push_move(e, w->best))
+        if (!engine_push_move(e, w->search.best))
             break;
     }
     if (result == GAME_ONGOING)
@@ -204,7 +213,7 @@ static void *worker_main(void *arg)
     Worker *w = arg;
     Datagen *dg = w->dg;
     char err[256];
-    EngineCallbacks cb = {on_info, on_bestmove, NULL, w};
+    EngineCallbacks cb = datagen_callbacks(&w->search);
     Engine *e = engine_new(&cb, err, sizeof err);
     Referee *ref = referee_new(RULE_CXA, 120, 3);
     NnueRecord *recs = malloc(sizeof *recs * MAX_GAME_PLY);
@@ -319,10 +328,9 @@ static int run(Datagen *dg)
     }
     int64_t t0 = now_ms();
     int started = 0;
-    signal(SIGINT, on_signal);
-    signal(SIGTERM, on_signal);
+    datagen_catch_signals(true);
     for (int i = 0; i < dg->threads; i++) {
-        workers[i] = (Worker){dg, i, 0, MOVE_NONE};
+        workers[i] = (Worker){dg, i, {0, MOVE_NONE}};
         if (pthread_create(&tids[i], NULL, worker_main, &workers[i]) == 0)
             started++;
         else
@@ -340,7 +348,7 @@ static int run(Datagen *dg)
             pthread_mutex_unlock(&dg->lock);
         }
         pthread_mutex_lock(&dg->lock);
-        if (interrupted && !dg->done) {
+        if (datagen_interrupted() && !dg->done) {
             dg->done = true;
             if (!dg->rank)
                 printf("datagen: stopping: the games being played are finished and written\n");
@@ -395,8 +403,7 @@ static int run(Datagen *dg)
                dg->written, dg->out, dg->this_run, dg->games, s, dg->this_run / (s > 0 ? s : 1),
                dg->this_run / (s > 0 ? s : 1) / (started ? started : 1), cpu, dg->this_run / (cpu > 0 ? cpu : 1));
     }
-    signal(SIGINT, SIG_DFL);
-    signal(SIGTERM, SIG_DFL);
+    datagen_catch_signals(false);
     book_free(book);
     free(dg->pending);
     free(workers);

@@ -7,6 +7,10 @@
 #ifndef CHUHAN_BENCH_DATAGEN_H
 #define CHUHAN_BENCH_DATAGEN_H
 
+#include <stdbool.h>
+
+#include "engine/engine.h"
+
 /* The hard node cap of a search, in soft limits (--nodes). */
 #define DATAGEN_NODES_CAP 8
 
@@ -16,5 +20,18 @@
 int datagen_cli(int argc, char **argv);
 /* why (if any), then the usage, on stderr (rank 0 only); status 2. */
 int datagen_usage(const char *why);
+
+/* What a data worker keeps of its engine's last search: the score of the
+ * last whole iteration and the move played.  The callbacks report into s. */
+typedef struct {
+    int score;
+    Move best;
+} DatagenSearch;
+EngineCallbacks datagen_callbacks(DatagenSearch *s);
+/* While caught (on), Ctrl-C and kill end a run cleanly: the games in hand
+ * are finished and written, then the run stops (datagen_interrupted turns
+ * true); off gives the signals their default action back. */
+void datagen_catch_signals(bool on);
+bool datagen_interrupted(void);
 
 #endif

@@ -5,7 +5,6 @@
 #include <errno.h>
 #include <limits.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,34 +75,12 @@ typedef struct {
 
 typedef struct {
     PgnGen *g;
-    int score;
-    Move best;
+    DatagenSearch search;
     Position *pos;
     Move *moves;
     int nmoves;
     char fen[FEN_MAX];
 } Worker;
-
-/* Ctrl-C or kill: the games being searched are finished and written. */
-static volatile sig_atomic_t interrupted;
-static void on_signal(int sig)
-{
-    (void)sig;
-    interrupted = 1;
-}
-
-static void on_info(void *ctx, const EngineInfo *info)
-{
-    Worker *w = ctx;
-    if (info->multipv <= 1 && info->bound == BOUND_EXACT && info->pv_len > 0)
-        w->score = info->score;
-}
-
-static void on_bestmove(void *ctx, Move best, Move ponder)
-{
-    (void)ponder;
-    ((Worker *)ctx)->best = best;
-}
 
 /* ---- the progress note ---- */
 
@@ -355,12 +332,12 @@ static int search_game(Worker *w, Engine *e, NnueRecord *recs, int red_result)
         const Position *pos = engine_position(e);
         Move played = w->moves[ply];
         if (ply >= g->skip_plies && !pos_in_check(pos) && !pos_is_capture(pos, played)) {
-            w->score = 0;
-            w->best = MOVE_NONE;
+            w->search.score = 0;
+            w->search.best = MOVE_NONE;
             engine_go(e, &limits);
             engine_wait(e);
-            int score = w->score;
-            if (w->best && !pos_is_capture(pos, w->best) && !score_is_mate(score) && !score_is_rule_win(score))
+            int score = w->search.score;
+            if (w->search.best && !pos_is_capture(pos, w->search.best) && !score_is_mate(score) && !score_is_rule_win(score))
                 nnue_record_pack(&recs[n++], pos, score, pos->side == RED ? red_result : -red_result);
         }
         if (!engine_push_move(e, played))
@@ -384,7 +361,7 @@ static void *worker_main(void *arg)
     Worker *w = arg;
     PgnGen *g = w->g;
     char err[256];
-    EngineCallbacks cb = {on_info, on_bestmove, NULL, w};
+    EngineCallbacks cb = datagen_callbacks(&w->search);
     Engine *e = engine_new(&cb, err, sizeof err);
     w->pos = malloc(sizeof *w->pos);
     w->moves = malloc(sizeof *w->moves * MAX_GAME_PLY);
@@ -537,8 +514,7 @@ static int run(PgnGen *g)
            !g->eval_file ? "the engine's default" : *g->eval_file ? g->eval_file : "hand-written");
     fflush(stdout);
     int64_t t0 = now_ms();
-    signal(SIGINT, on_signal);
-    signal(SIGTERM, on_signal);
+    datagen_catch_signals(true);
     for (int i = 0; i < g->threads; i++) {
         workers[i] = (Worker){.g = g};
         if (pthread_create(&tids[i], NULL, worker_main, &workers[i]) != 0)
@@ -548,7 +524,7 @@ static int run(PgnGen *g)
     for (int k = 0; started; k++) {
         usleep(250000);
         pthread_mutex_lock(&g->lock);
-        if (interrupted && !g->done) {
+        if (datagen_interrupted() && !g->done) {
             g->done = true;
             pthread_cond_broadcast(&g->room);
             printf("datagen: stopping: the games being searched are finished and written\n");
@@ -563,8 +539,7 @@ static int run(PgnGen *g)
     }
     for (int i = 0; i < started; i++)
         pthread_join(tids[i], NULL);
-    signal(SIGINT, SIG_DFL);
-    signal(SIGTERM, SIG_DFL);
+    datagen_catch_signals(false);
     double s = (double)(now_ms() - t0) / 1000.0, cpu = host_cpu_seconds();
     if (!started)
         snprintf(g->err, sizeof g->err, "cannot start a thread");
