@@ -169,6 +169,7 @@ static void test_cli_bad_argument_reasons(void **state)
         {"match --pgn %s --engine cmd=a --engine cmd=b --each depth=1 --games 2 3", "match: unexpected argument '3'"},
         {"match --pgn %s --engine cmd=a --engine cmd=b --each depth=0",
          "match: --each: depth must be a number from 1, not '0'"},
+        {"match --resume --engine cmd=a --engine cmd=b --each depth=1", "match: --resume goes on from the --pgn file: name one"},
     };
     char args[512], cmd[1024], out[8192];
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {

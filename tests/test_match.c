@@ -644,6 +644,130 @@ static void test_match_openings_file(void **state)
     assert_non_null(strstr(err, "not legal"));
 }
 
+static size_t read_text(const char *path, char *buf, size_t size)
+{
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    size_t n = fread(buf, 1, size - 1, f);
+    buf[n] = 0;
+    fclose(f);
+    return n;
+}
+
+static void write_text(const char *path, const char *text, size_t n)
+{
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(text, 1, n, f), n);
+    assert_int_equal(fclose(f), 0);
+}
+
+/* --resume: a match cut after three games and half of the fourth goes on
+ * from game 4 with the openings it would have had, counts all six, and
+ * leaves a PGN of six whole records; a finished match resumes to nothing;
+ * a file of another match is refused with the reason. */
+static void test_match_resume(void **state)
+{
+    (void)state;
+    static MatchConfig cfg;
+    static MatchResult res;
+    static char full[1 << 20], cut[1 << 20], after[1 << 20];
+    match_config_default(&cfg);
+    cfg.nengines = 0;
+    chuhan(&cfg, "Red1", 1);
+    chuhan(&cfg, "Blue2", 2);
+    cfg.games = 6;
+    cfg.book_plies = 6;
+    cfg.seed = 11;
+    cfg.sprt = true;
+    snprintf(cfg.pgn, sizeof cfg.pgn, "%s", tmp_path("full.pgn"));
+    run_match(&cfg, &res);
+    assert_int_equal(res.games, 6);
+    assert_int_equal(res.resumed, 0);
+    size_t n = read_text(cfg.pgn, full, sizeof full);
+
+    /* three whole games and half of the fourth */
+    const char *g4 = strstr(full, "[Round \"4\"]");
+    assert_non_null(g4);
+    const char *half = strstr(g4, "\n\n") + 40;
+    size_t three = (size_t)(g4 - full);
+    write_text(tmp_path("cut.pgn"), full, (size_t)(half - full));
+    snprintf(cfg.pgn, sizeof cfg.pgn, "%s", tmp_path("cut.pgn"));
+    cfg.resume = true;
+    run_match(&cfg, &res);
+    assert_int_equal(res.games, 6);
+    assert_int_equal(res.resumed, 3);
+    check_pairs(&res, 0, 1);
+    assert_int_equal(penta_pairs(res.penta[0][1]), 3);
+    /* the endings are those of the games played here */
+    long ended = 0;
+    for (int t = 0; t < TERM_NB; t++)
+        ended += res.terminations[t];
+    assert_int_equal(ended, 3);
+    PgnCheck pc;
+    check_pgn(cfg.pgn, &cfg, &pc);
+    assert_int_equal(pc.records, 6);
+    for (int k = 0; k < 3; k++)
+        assert_int_equal(pc.wdl[0][k], res.wdl[0][1][k]);
+    assert_true(fabs(res.llr - match_llr_of(&res, &cfg.sprt_params)) < 1e-12);
+    /* the first three games kept as they were, then the same games go on */
+    size_t m = read_text(cfg.pgn, cut, sizeof cut);
+    assert_true(m > three);
+    assert_memory_equal(cut, full, three);
+    for (int g = 4; g <= 6; g++) {
+        char tag[32];
+        snprintf(tag, sizeof tag, "[Round \"%d\"]", g);
+        const char *a = strstr(full, tag), *b = strstr(cut, tag);
+        assert_non_null(a);
+        assert_non_null(b);
+        /* the opening's six plies, and the colours */
+        const char *ma = strstr(a, "\n\n") + 2, *mb = strstr(b, "\n\n") + 2;
+        const char *ea = strstr(ma, "{opening}");
+        assert_non_null(ea);
+        assert_memory_equal(ma, mb, (size_t)(ea - ma));
+        assert_memory_equal(strstr(a, "[Red "), strstr(b, "[Red "), 30);
+    }
+    (void)n;
+
+    /* a finished match: nothing to play, the file unchanged */
+    run_match(&cfg, &res);
+    assert_int_equal(res.games, 6);
+    assert_int_equal(res.resumed, 6);
+    assert_int_equal(read_text(cfg.pgn, after, sizeof after), m);
+    assert_memory_equal(after, cut, m);
+
+    /* another match's file, or not a PGN of this runner: refused, the file untouched */
+    char err[512];
+    cfg.out = NULL;
+    snprintf(cfg.engines[1].name, sizeof cfg.engines[1].name, "Green3");
+    assert_false(match_run(&cfg, &res, err, sizeof err));
+    assert_non_null(strstr(err, "same engines"));
+    snprintf(cfg.engines[1].name, sizeof cfg.engines[1].name, "Blue2");
+    cfg.engines[1].limits.depth = 3;
+    assert_false(match_run(&cfg, &res, err, sizeof err));
+    assert_non_null(strstr(err, "played at"));
+    cfg.engines[1].limits.depth = 2;
+    cfg.games = 2;
+    assert_false(match_run(&cfg, &res, err, sizeof err));
+    assert_non_null(strstr(err, "more than the 2 games"));
+    cfg.games = 6;
+    write_text(tmp_path("junk.pgn"), "hello\n", 6);
+    snprintf(cfg.pgn, sizeof cfg.pgn, "%s", tmp_path("junk.pgn"));
+    assert_false(match_run(&cfg, &res, err, sizeof err));
+    assert_non_null(strstr(err, "not a record"));
+    assert_int_equal(read_text(cfg.pgn, after, sizeof after), 6);
+    assert_int_equal(read_text(tmp_path("cut.pgn"), after, sizeof after), m);
+
+    /* a missing file: a new match */
+    snprintf(cfg.pgn, sizeof cfg.pgn, "%s", tmp_path("new.pgn"));
+    cfg.games = 2;
+    run_match(&cfg, &res);
+    assert_int_equal(res.games, 2);
+    assert_int_equal(res.resumed, 0);
+    check_pgn(cfg.pgn, &cfg, &pc);
+    assert_int_equal(pc.records, 2);
+}
+
 const struct CMUnitTest *match_tests(size_t *count)
 {
     static const struct CMUnitTest tests[] = {
@@ -661,6 +785,7 @@ const struct CMUnitTest *match_tests(size_t *count)
         cmocka_unit_test_setup_teardown(test_match_no_handshake, make_tmpdir, remove_tmpdir),
         cmocka_unit_test_setup_teardown(test_match_options_checked, make_tmpdir, remove_tmpdir),
         cmocka_unit_test_setup_teardown(test_match_openings_file, make_tmpdir, remove_tmpdir),
+        cmocka_unit_test_setup_teardown(test_match_resume, make_tmpdir, remove_tmpdir),
     };
     *count = sizeof tests / sizeof tests[0];
     return tests;

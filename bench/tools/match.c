@@ -103,14 +103,14 @@ double match_llr_of(const MatchResult *res, const SprtParams *p)
  * are one opening and one pair of engines (match_play_game); the first
  * engine of the pair, a, has red in the even game.  The games finish in
  * any order, so the first of the two waits in m->pair_slots. */
-static void count_pair(Match *m, const GameRecord *rec)
+static void count_pair(Match *m, long g, int red, GameResult result)
 {
     MatchResult *r = m->res;
-    int pair = (int)((rec->index / 2) % m->npairs);
+    int pair = (int)((g / 2) % m->npairs);
     int a = m->pairs[pair][0], b = m->pairs[pair][1];
-    int red_half = rec->result == GAME_RED_WINS ? 2 : rec->result == GAME_BLACK_WINS ? 0 : 1;
-    int a_half = rec->red == a ? red_half : 2 - red_half;
-    int k = match_pair_game(m->pair_slots, rec->index, a_half);
+    int red_half = result == GAME_RED_WINS ? 2 : result == GAME_BLACK_WINS ? 0 : 1;
+    int a_half = red == a ? red_half : 2 - red_half;
+    int k = match_pair_game(m->pair_slots, g, a_half);
     if (k < 0) {
         r->unpaired[a][b]++;
         r->unpaired[b][a]++;
@@ -132,18 +132,15 @@ static void pgn_failed(Match *m, int err)
 }
 
 
-void match_record_game(Match *m, GameRecord *rec)
+void match_count_game(Match *m, long g, int red, int black, GameResult result)
 {
     MatchResult *r = m->res;
-    pthread_mutex_lock(&m->lock);
     r->games++;
-    r->terminations[rec->term]++;
-    int red = rec->red, black = rec->black;
-    if (rec->result == GAME_RED_WINS) {
+    if (result == GAME_RED_WINS) {
         r->red_wins++;
         r->wdl[red][black][0]++;
         r->wdl[black][red][2]++;
-    } else if (rec->result == GAME_BLACK_WINS) {
+    } else if (result == GAME_BLACK_WINS) {
         r->black_wins++;
         r->wdl[black][red][0]++;
         r->wdl[red][black][2]++;
@@ -152,16 +149,7 @@ void match_record_game(Match *m, GameRecord *rec)
         r->wdl[red][black][1]++;
         r->wdl[black][red][1]++;
     }
-    count_pair(m, rec);
-    for (int c = 0; c < 2; c++) {
-        int e = c == RED ? red : black;
-        r->timed_moves[e] += rec->timed_moves[c];
-        r->late_moves[e] += rec->late_moves[c];
-        if (rec->late_worst_ms[c] > r->late_worst_ms[e])
-            r->late_worst_ms[e] = rec->late_worst_ms[c];
-        if (rec->clocked[c] && rec->timed_moves[c] > 0)
-            add_low(m, e, rec->low_ms[c]);
-    }
+    count_pair(m, g, red, result);
     if (m->cfg->sprt) {
         r->llr = match_llr_of(r, &m->cfg->sprt_params);
         /* the first verdict stands: games already running when it came are counted, not re-judged */
@@ -172,6 +160,24 @@ void match_record_game(Match *m, GameRecord *rec)
         }
         if (r->verdict != SPRT_CONTINUE)
             m->stop = true;
+    }
+}
+
+void match_record_game(Match *m, GameRecord *rec)
+{
+    MatchResult *r = m->res;
+    pthread_mutex_lock(&m->lock);
+    r->terminations[rec->term]++;
+    int red = rec->red, black = rec->black;
+    match_count_game(m, rec->index, red, black, rec->result);
+    for (int c = 0; c < 2; c++) {
+        int e = c == RED ? red : black;
+        r->timed_moves[e] += rec->timed_moves[c];
+        r->late_moves[e] += rec->late_moves[c];
+        if (rec->late_worst_ms[c] > r->late_worst_ms[e])
+            r->late_worst_ms[e] = rec->late_worst_ms[c];
+        if (rec->clocked[c] && rec->timed_moves[c] > 0)
+            add_low(m, e, rec->low_ms[c]);
     }
     progress_line(m, rec);
     /* the PGN, in game order */
@@ -310,10 +316,16 @@ bool match_run(const MatchConfig *cfg, MatchResult *res, char *err, size_t errle
     if (cfg->pgn[0]) {
         /* written as the games end: in place, and only a new or regular file */
         char why[512];
-        m->pgn = outfile_open(cfg->pgn, why, sizeof why);
         m->pending = calloc((size_t)m->total, sizeof *m->pending);
-        if (!m->pgn || !m->pending) {
-            ok = err_set(err, errlen, "--pgn: %s", m->pgn ? "out of memory" : why);
+        if (!m->pending) {
+            ok = err_set(err, errlen, "out of memory");
+            goto out;
+        }
+        if (cfg->resume) {
+            if (!(ok = match_resume(m, err, errlen)))
+                goto out;
+        } else if (!(m->pgn = outfile_open(cfg->pgn, why, sizeof why))) {
+            ok = err_set(err, errlen, "--pgn: %s", why);
             goto out;
         }
     }
@@ -441,6 +453,9 @@ void match_print_summary(FILE *out, const MatchConfig *cfg, const MatchResult *r
         return;
     fprintf(out, "\nFinished %ld games in %.1f s (red wins %ld, black wins %ld, draws %ld)\n", res->games,
             res->seconds, res->red_wins, res->black_wins, res->draws);
+    if (res->resumed)
+        fprintf(out, "Of them %ld resumed from the PGN: the endings and the clocks below are of the other %ld\n",
+                res->resumed, res->games - res->resumed);
     if (cfg->nengines > 2) {
         fprintf(out, "%-4s %-24s %7s %8s %7s\n", "Rank", "Name", "Games", "Points", "Score");
         int order[MATCH_MAX_ENGINES];

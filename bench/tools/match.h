@@ -53,6 +53,7 @@ typedef struct {
     int sixty_plies;     /* 120; 0: no 60-move rule */
     int repeats;         /* occurrences that make a repetition count: 3 */
     char pgn[1024];      /* PGN output, "" for none */
+    bool resume;         /* go on from the games already in pgn (the same arguments) */
     NotationFormat notation; /* of the PGN moves: NOTATION_UCI (default) or a Chinese one, WXF, ICCS */
     uint64_t seed;
     bool sprt;
@@ -68,6 +69,8 @@ typedef struct {
 
 typedef struct {
     long games;                                        /* finished */
+    long resumed;                                      /* of them, read back from the PGN (--resume): their
+                                                          endings and clocks are not in the counts below */
     long wdl[MATCH_MAX_ENGINES][MATCH_MAX_ENGINES][3]; /* wins, draws, losses of i against j */
     /* Game pairs (the two games of an opening, colours reversed), both
      * finished, of i against j by i's points over the pair, times 2 (see

@@ -327,10 +327,13 @@ bool match_parse_args(int argc, char **argv, MatchConfig *cfg, char *err, size_t
     MatchArgs *a = malloc(sizeof *a);
     if (!a)
         return err_set(err, errlen, "match: out of memory");
-    ArgOption opts[MATCH_ARG_OPTIONS];
+    ArgOption opts[MATCH_ARG_OPTIONS + 1];
     size_t n = match_arg_options(a, cfg, opts);
+    opts[n++] = (ArgOption)ARG_FLAG("--resume", &cfg->resume, true);
     const ArgSpec spec = {"match", opts, n, NULL, 0};
     bool ok = args_read(&spec, argc, argv, NULL, err, errlen) && match_args_finish(a, "match", err, errlen);
+    if (ok && cfg->resume && !cfg->pgn[0])
+        ok = err_set(err, errlen, "match: --resume goes on from the --pgn file: name one");
     free(a);
     return ok;
 }
@@ -360,6 +363,7 @@ int match_usage(void)
             "  --draw movenumber=N movecount=N score=CP   adjudicate a draw when both scores stay within CP\n"
             "  --maxmoves N       adjudicate a draw after N moves each\n"
             "  --pgn FILE         write the games; --notation uci|chinese|chinese-simplified|wxf|iccs (uci)\n"
+            "  --resume           go on from the games in the --pgn file (a match cut short; the same arguments)\n"
             "  --sprt elo0=0 elo1=5 alpha=0.05 beta=0.05   stop when the SPRT decides (two engines)\n"
             "  --seed N           for the book openings and --openings-random (default 1)\n"
             "  --event NAME, --quiet (no line per game)\n"

@@ -1,7 +1,7 @@
 /* Private to the match runner: what its files share.  match.c runs the
  * match (workers, results, summary); match_args.c reads the arguments;
  * match_openings.c the openings; match_game.c plays one game; match_pgn.c
- * writes its record. */
+ * writes its record; match_resume.c goes on from a PGN cut short. */
 #ifndef CHUHAN_MATCH_PRIVATE_H
 #define CHUHAN_MATCH_PRIVATE_H
 
@@ -88,6 +88,13 @@ long match_take_game(Match *m);
 bool match_stopped(Match *m);
 /* Count a finished game: the results, the SPRT, the line and the PGN. */
 void match_record_game(Match *m, GameRecord *rec);
+/* Its result alone: the totals, the pair and the SPRT (a resumed game). */
+void match_count_game(Match *m, long g, int red, int black, GameResult result);
+/* --resume (match_resume.c): the games of the PGN file counted, the file
+ * cut back to its whole games and opened in m->pgn to append, and play set
+ * to go on after them; false with the reason when the file is not the
+ * start of this match.  A missing file is a new match. */
+bool match_resume(Match *m, char *err, size_t errlen);
 
 /* ---- over the ranks of an MPI job (match_ranks.c) ----
  * Every rank runs the same match; rank 0 hands out the games one at a
