@@ -210,15 +210,6 @@ static bool read_rule(const char *text, void *dest)
     return true;
 }
 
-static bool read_notation(const char *text, void *dest)
-{
-    NotationFormat f;
-    if (!notation_parse_format(text, &f) || f == NOTATION_AUTO)
-        return false;
-    *(NotationFormat *)dest = f;
-    return true;
-}
-
 size_t match_arg_options(MatchArgs *a, MatchConfig *cfg, ArgOption *opts)
 {
     memset(a, 0, sizeof *a);
@@ -246,7 +237,7 @@ size_t match_arg_options(MatchArgs *a, MatchConfig *cfg, ArgOption *opts)
         ARG_LONG("--sixty", &a->sixty, 0, 100000),
         ARG_LONG("--repeats", &a->repeats, 2, 100),
         ARG_TEXT("--pgn", &a->pgn),
-        ARG_CUSTOM("--notation", &cfg->notation, read_notation,
+        ARG_CUSTOM("--notation", &cfg->notation, notation_parse_write_format,
                    "a notation: uci, iccs, wxf, chinese or chinese-simplified"),
         ARG_U64("--seed", &cfg->seed, 0, UINT64_MAX),
         ARG_LONG("--maxmoves", &a->maxmoves, 0, 100000),

@@ -57,15 +57,6 @@ static bool write_record(FILE *out, const PgnGame *g, Position *pos, const Move 
     return true;
 }
 
-static bool read_notation(const char *text, void *dest)
-{
-    NotationFormat f;
-    if (!notation_parse_format(text, &f) || f == NOTATION_AUTO)
-        return false;
-    *(NotationFormat *)dest = f;
-    return true;
-}
-
 static bool read_encoding(const char *text, void *enc) { return pgn_parse_encoding(text, enc); }
 
 int pgn_cli(int argc, char **argv)
@@ -81,7 +72,7 @@ int pgn_cli(int argc, char **argv)
     NotationFormat fmt = NOTATION_AUTO;
     PgnEncoding enc = PGN_ENC_AUTO;
     const ArgOption opts[] = {
-        ARG_CUSTOM("--to", &fmt, read_notation, "a notation: uci, iccs, wxf, chinese, chinese-simplified or san"),
+        ARG_CUSTOM("--to", &fmt, notation_parse_write_format, "a notation: uci, iccs, wxf, chinese, chinese-simplified or san"),
         ARG_CUSTOM("--encoding", &enc, read_encoding, "an encoding: auto, utf-8, gbk or big5"),
     };
     /* the files, gathered at the front of argv + 1, which they never overtake */

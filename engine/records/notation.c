@@ -660,6 +660,15 @@ bool notation_parse_format(const char *name, NotationFormat *fmt)
     return false;
 }
 
+bool notation_parse_write_format(const char *name, void *fmt)
+{
+    NotationFormat f;
+    if (!notation_parse_format(name, &f) || f == NOTATION_AUTO)
+        return false;
+    *(NotationFormat *)fmt = f;
+    return true;
+}
+
 const char *notation_format_name(NotationFormat fmt)
 {
     for (size_t i = 0; i < sizeof FORMAT_NAMES / sizeof FORMAT_NAMES[0]; i++)

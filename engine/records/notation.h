@@ -52,6 +52,9 @@ bool notation_write(const Position *pos, Move m, NotationFormat fmt, char *out);
 /* Names for the command line: "uci", "iccs", "wxf", "chinese" (or "zh"),
  * "chinese-simplified" (or "zh-cn", "sc"), "auto".  False if unknown. */
 bool notation_parse_format(const char *name, NotationFormat *fmt);
+/* The same for a notation to write, so "auto" is refused; fmt is a
+ * NotationFormat (the shape of an args.h reader). */
+bool notation_parse_write_format(const char *name, void *fmt);
 const char *notation_format_name(NotationFormat fmt);
 
 #endif
