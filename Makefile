@@ -568,7 +568,7 @@ $(FUZZ_BUILD)/eval/nnue/nnue_default.o: $(wildcard eval/nets/*.nnue)
 $(FUZZ_BUILD)/eval/weights.o: eval/weights.txt
 $(FUZZ_BUILD)/fuzz-%: tests/fuzz/libfuzzer.c $(FUZZ_OBJS)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -DFUZZ_TARGET=fuzz_$* $^ -o $@ \
-	    -Wl,--wrap=tt_resize,--wrap=tt_clear,--wrap=tt_free,--wrap=pool_new,--wrap=pool_free,--wrap=pool_resize,--wrap=pool_start,--wrap=engine_go,--wrap=search_clear,--wrap=book_load_default,--wrap=book_free,--wrap=pages_alloc,--wrap=pages_free \
+	    -Wl,--wrap=tt_resize,--wrap=tt_clear,--wrap=tt_free,--wrap=pool_new,--wrap=pool_free,--wrap=pool_resize,--wrap=pool_start,--wrap=engine_go,--wrap=search_clear,--wrap=book_load_default,--wrap=book_free,--wrap=nnue_load_default,--wrap=nnue_free,--wrap=pages_alloc,--wrap=pages_free \
 	    -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=free,--wrap=pthread_create,--wrap=pthread_join -pthread $(LIBS)
 # The test suite replays the seeds and regression inputs (tests/test_fuzz.c).
 $(TESTS): $(FUZZ_TARGET_SRCS:%.c=$(BUILD)/%.o)

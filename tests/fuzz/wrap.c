@@ -9,7 +9,9 @@
  *   smallest real table, a quarter of the clearing), and at most 2 search
  *   threads, whatever the options ask.  Sizes out of range still go to the
  *   real functions, for their error messages.
- * - The built-in book, read-only, is loaded once for all inputs.
+ * - The built-in book and the built-in net, read-only, are loaded once for
+ *   all inputs (loading the net took 98% of an execution: 73 `ucci`
+ *   executions a second before, 4,200 after).
  * - Every search stops after at most FUZZ_NODES nodes (on top of the
  *   limits the input gives): the front-ends, not the search, are what the
  *   protocol targets test, and a node bound, unlike the clock, gives the
@@ -31,6 +33,7 @@
 
 #include "book/book.h"
 #include "engine/engine.h"
+#include "eval/nnue/nnue.h"
 #include "engine/util/pages.h"
 #include "search/search_private.h"
 #include "search/threads.h"
@@ -62,6 +65,10 @@ void __wrap_pool_start(ThreadPool *pool, TT *tt, const Position *root, const Sea
 void __wrap_search_clear(SearchThread *th);
 void __real_engine_go(Engine *e, const SearchLimits *limits);
 void __wrap_engine_go(Engine *e, const SearchLimits *limits);
+NnueNet *__real_nnue_load_default(char *err, size_t errlen);
+NnueNet *__wrap_nnue_load_default(char *err, size_t errlen);
+void __real_nnue_free(NnueNet *net);
+void __wrap_nnue_free(NnueNet *net);
 Book *__real_book_load_default(char *err, size_t errlen);
 Book *__wrap_book_load_default(char *err, size_t errlen);
 void __real_book_free(Book *book);
@@ -251,6 +258,21 @@ void __wrap_book_free(Book *book)
 {
     if (book != default_book)
         __real_book_free(book);
+}
+
+static NnueNet *default_net;
+
+NnueNet *__wrap_nnue_load_default(char *err, size_t errlen)
+{
+    if (!default_net)
+        default_net = __real_nnue_load_default(err, errlen);
+    return default_net;
+}
+
+void __wrap_nnue_free(NnueNet *net)
+{
+    if (net != default_net)
+        __real_nnue_free(net);
 }
 
 /* ---- big blocks (a Threads change) ----
