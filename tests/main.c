@@ -24,6 +24,14 @@ const char *test_engine_path(void)
     return bin && *bin ? bin : "./chuhan";
 }
 
+void test_write_file(const char *path, const void *data, size_t n)
+{
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(data, 1, n, f), n);
+    assert_int_equal(fclose(f), 0);
+}
+
 int test_run(const char *cmd, char *out, size_t len)
 {
     char full[2048];

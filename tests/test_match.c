@@ -654,14 +654,6 @@ static size_t read_text(const char *path, char *buf, size_t size)
     return n;
 }
 
-static void write_text(const char *path, const char *text, size_t n)
-{
-    FILE *f = fopen(path, "wb");
-    assert_non_null(f);
-    assert_int_equal(fwrite(text, 1, n, f), n);
-    assert_int_equal(fclose(f), 0);
-}
-
 /* --resume: a match cut after three games and half of the fourth goes on
  * from game 4 with the openings it would have had, counts all six, and
  * leaves a PGN of six whole records; a finished match resumes to nothing;
@@ -691,7 +683,7 @@ static void test_match_resume(void **state)
     assert_non_null(g4);
     const char *half = strstr(g4, "\n\n") + 40;
     size_t three = (size_t)(g4 - full);
-    write_text(tmp_path("cut.pgn"), full, (size_t)(half - full));
+    test_write_file(tmp_path("cut.pgn"), full, (size_t)(half - full));
     snprintf(cfg.pgn, sizeof cfg.pgn, "%s", tmp_path("cut.pgn"));
     cfg.resume = true;
     run_match(&cfg, &res);
@@ -751,7 +743,7 @@ static void test_match_resume(void **state)
     assert_false(match_run(&cfg, &res, err, sizeof err));
     assert_non_null(strstr(err, "more than the 2 games"));
     cfg.games = 6;
-    write_text(tmp_path("junk.pgn"), "hello\n", 6);
+    test_write_file(tmp_path("junk.pgn"), "hello\n", 6);
     snprintf(cfg.pgn, sizeof cfg.pgn, "%s", tmp_path("junk.pgn"));
     assert_false(match_run(&cfg, &res, err, sizeof err));
     assert_non_null(strstr(err, "not a record"));

@@ -46,14 +46,6 @@ static unsigned char *read_all(const char *path, size_t *n)
     return buf;
 }
 
-static void write_all(const char *path, const void *data, size_t n)
-{
-    FILE *f = fopen(path, "wb");
-    assert_non_null(f);
-    assert_int_equal(fwrite(data, 1, n, f), n);
-    fclose(f);
-}
-
 /* The file at path, decompressed, changed by edit, compressed again. */
 static void rewrite(const char *path, const char *out, void (*edit)(unsigned char *raw, size_t n))
 {
@@ -68,7 +60,7 @@ static void rewrite(const char *path, const char *out, void (*edit)(unsigned cha
     unsigned char *z2 = malloc(cap);
     size_t m = ZSTD_compress(z2, cap, raw, size, 1);
     assert_false(ZSTD_isError(m));
-    write_all(out, z2, m);
+    test_write_file(out, z2, m);
     free(z2);
     free(raw);
     free(z);
@@ -118,16 +110,16 @@ static void test_nnue_file_round_trip_and_errors(void **state)
     expect_refused("/nonexistent/chuhan.nnue", "cannot open");
     size_t n;
     unsigned char *z = read_all(good, &n);
-    write_all(bad, z, n / 2);
+    test_write_file(bad, z, n / 2);
     expect_refused(bad, "truncated");
-    write_all(bad, z, 0);
+    test_write_file(bad, z, 0);
     expect_refused(bad, "truncated");
     /* a byte changed inside the compressed data: zstd's own check */
     z[n / 2] ^= 0x20;
-    write_all(bad, z, n);
+    test_write_file(bad, z, n);
     expect_refused(bad, "corrupted");
     free(z);
-    write_all(bad, "not a net at all\n", 17);
+    test_write_file(bad, "not a net at all\n", 17);
     expect_refused(bad, "not zstd-compressed");
     /* well-formed frames with a wrong inside */
     rewrite(good, bad, flip_payload);
@@ -152,7 +144,7 @@ static void test_nnue_eval_file_option(void **state)
     temp_path(bad, sizeof bad, "optbad");
     NnueNet *net = small_net(5);
     assert_true(nnue_save_file(net, good, err, sizeof err));
-    write_all(bad, "junk", 4);
+    test_write_file(bad, "junk", 4);
     Engine *e = engine_new(NULL, err, sizeof err);
     assert_non_null(e);
     /* the default: the net built into the binary, the one eval/nets holds */

@@ -49,5 +49,7 @@ const char *test_engine_path(void);
 /* Run a shell command, its standard output and error into out; its exit
  * status (-1 if it did not exit). */
 int test_run(const char *cmd, char *out, size_t len);
+/* Write n bytes of data to path, replacing it; a failure fails the test. */
+void test_write_file(const char *path, const void *data, size_t n);
 
 #endif
