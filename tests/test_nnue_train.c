@@ -407,8 +407,9 @@ static void test_nnue_init_from_net(void **state)
 
 /* A generation (bench/tools/net-generation.sh) cut short after its data goes on
  * where it stopped: the data is not played again (no record twice), the
- * net is trained from the default one, the gate is played, and a net that
- * has not passed it stays out of the nets folder. */
+ * net is trained from the default one on every data file (the master games'
+ * too), the gate is played and not played again, and a net that has not
+ * passed it stays out of the nets folder. */
 static void test_net_generation_resumes(void **state)
 {
     (void)state;
@@ -429,6 +430,9 @@ static void test_net_generation_resumes(void **state)
     free(nnue_data_read(data, false, &before, &good, err, sizeof err));
     assert_true(before >= 300);
     assert_null(strstr(out, "[2/3]"));
+    /* recorded games rescored (datagen --pgn) go into DATA/master; a copy stands in for them */
+    snprintf(cmd, sizeof cmd, "mkdir -p %s/data/master && cp %s %s/data/master/master-n100.bin", dir, data, dir);
+    assert_int_equal(system(cmd), 0);
     /* the rest of the generation */
     snprintf(cmd, sizeof cmd, "bash bench/tools/net-generation.sh --engine %s --data-dir %s/data --nets %s/nets %s",
              test_engine_path(), dir, dir, small);
@@ -437,7 +441,15 @@ static void test_net_generation_resumes(void **state)
     assert_non_null(strstr(out, "already holds"));
     free(nnue_data_read(data, false, &after, &good, err, sizeof err));
     assert_int_equal(after, before);
+    assert_non_null(strstr(out, "train: 2 data files"));
     assert_non_null(strstr(out, "[3/3] gate"));
+    assert_non_null(strstr(out, "did not pass"));
+    assert_null(strstr(out, "Resumed"));
+    /* run again: nothing is trained or played twice, the gate's games are counted from its PGN */
+    if (test_run(cmd, out, sizeof out) != 0)
+        fail_msg("%s", out);
+    assert_non_null(strstr(out, "trained already"));
+    assert_non_null(strstr(out, "Resumed 2 games"));
     assert_non_null(strstr(out, "did not pass"));
     char net_path[600];
     snprintf(net_path, sizeof net_path, "%s/%s.nnue", work, strrchr(work, '/') + 1);

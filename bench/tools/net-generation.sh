@@ -10,7 +10,7 @@
 #             SPRT; on H1 the net and its card are copied into eval/nets/.
 # Every step resumes where it stopped: datagen appends to its target, the
 # trainer continues from its checkpoint, a finished step is not redone, and
-# the gate is played again whole (its games are cheap beside the data).
+# the gate goes on from the games in its PGN (chuhan match --resume).
 # The data never enters the repository: it lives in the user's cache.
 set -euo pipefail
 
@@ -22,7 +22,8 @@ usage: bench/tools/net-generation.sh [options]
   --positions N     self-play positions of this generation (default 4000000)
   --nodes N         nodes per move of the self-play searches (default 1000)
   --threads N       cores to use (default: every core)
-  --epochs N        training epochs (default 5); --lr X (0.002), --lr-drop N (4)
+  --epochs N        training epochs (default 5); --lr X (0.001 from the default net,
+                    0.002 from random weights), --lr-decay X (0.9 an epoch), --lr-drop N (4)
   --gate LIMIT      the gate's limit per move for both engines (default nodes=60000;
                     tc=10+0.1 when the parent is the hand-written evaluation)
   --sprt WORDS      the gate's SPRT (default "elo0=0 elo1=10"; "elo0=50 elo1=100" against
@@ -43,7 +44,7 @@ cd "$(dirname "$0")/../.."
 DATA="${XDG_CACHE_HOME:-$HOME/.cache}/chuhan"
 ENGINE=./chuhan
 NETS=eval/nets
-POSITIONS=4000000 NODES=1000 THREADS=$(nproc) EPOCHS=5 LR=0.002 LR_DROP=4 GATE= SPRT= GAMES=2000 STEP=gate
+POSITIONS=4000000 NODES=1000 THREADS=$(nproc) EPOCHS=5 LR= LR_DECAY=0.9 LR_DROP=4 GATE= SPRT= GAMES=2000 STEP=gate
 while [ $# -gt 0 ]; do
     [ $# -ge 2 ] || { echo "net-generation: $1 needs a value" >&2; usage; }
     case "$1" in
@@ -54,6 +55,7 @@ while [ $# -gt 0 ]; do
     --threads) THREADS=$2 ;;
     --epochs) EPOCHS=$2 ;;
     --lr) LR=$2 ;;
+    --lr-decay) LR_DECAY=$2 ;;
     --lr-drop) LR_DROP=$2 ;;
     --gate) GATE=$2 ;;
     --sprt) SPRT=$2 ;;
@@ -83,9 +85,11 @@ NAME=gen$GEN
 WORK=$DATA/$NAME
 mkdir -p "$WORK" || die "cannot make $WORK"
 if [ -z "$PARENT" ]; then
+    LR=${LR:-0.002}
     GATE=${GATE:-tc=10+0.1}
     SPRT=${SPRT:-elo0=50 elo1=100}
 else
+    LR=${LR:-0.001} # a warm start takes smaller steps (the recipe of gen2)
     GATE=${GATE:-nodes=60000}
     SPRT=${SPRT:-elo0=0 elo1=10}
 fi
@@ -98,14 +102,16 @@ nice -n 19 "$ENGINE" datagen --out "$DATAFILE" --positions "$POSITIONS" --nodes 
     --seed "$GEN" --evalfile "$PARENT"
 [ "$STEP" != data ] || exit 0
 
-# 2. the net: this generation's data and every earlier one's still here
+# 2. the net: this generation's data and every earlier one's still here,
+# with the recorded games rescored into DATA/master (datagen --pgn) if any
 NET=$WORK/$NAME.nnue
 if [ -f "$NET" ] && [ -f "$NET.card" ] && [ "$NET.card" -nt "$NET.ckpt" ]; then
     echo "net-generation: [2/3] train: $NET is trained already"
 else
     args=()
     files=0
-    for f in "$DATA"/gen*/selfplay-*.bin; do
+    for f in "$DATA"/gen*/selfplay-*.bin "$DATA"/master/*.bin; do
+        [ -f "$f" ] || continue
         args+=(--data "$f")
         files=$((files + 1))
     done
@@ -115,7 +121,7 @@ else
         args+=(--init "$PARENT")
     fi
     echo "net-generation: [2/3] train: $files data files, $EPOCHS epochs, from ${PARENT:-random weights}"
-    nice -n 19 "$ENGINE" train "${args[@]}" --out "$NET" --epochs "$EPOCHS" --lr "$LR" --lr-drop "$LR_DROP" \
+    nice -n 19 "$ENGINE" train "${args[@]}" --out "$NET" --epochs "$EPOCHS" --lr "$LR" --lr-decay "$LR_DECAY" --lr-drop "$LR_DROP" \
         --threads "$THREADS" --seed "$GEN" \
         --note "bench/tools/net-generation.sh: $NAME from $PARENT_NAME; datagen --nodes $NODES --positions $POSITIONS --seed $GEN"
 fi
@@ -129,7 +135,7 @@ LOG=$WORK/gate.log
     --engine "cmd=$ENGINE" "name=$PARENT_NAME" "option.EvalFile=$PARENT" \
     --each "$GATE" option.OwnBook=false option.Hash=16 option.Threads=1 \
     --games "$GAMES" --concurrency "$THREADS" --book-plies 10 --seed "$GEN" --sprt $SPRT \
-    --resign movecount=4 score=700 --pgn "$WORK/gate.pgn" --quiet | tee "$LOG"
+    --resign movecount=4 score=700 --pgn "$WORK/gate.pgn" --resume --quiet | tee "$LOG"
 if grep -q 'H1 accepted' "$LOG"; then
     cp "$NET" "$NETS/$NAME.nnue"
     { cat "$NET.card"; echo "gate         $GATE against $PARENT_NAME:"; grep -E "^($NAME vs |SPRT|Pentanomial|Endings)" "$LOG" | sed 's/^/             /'; } >"$NETS/$NAME.card"
