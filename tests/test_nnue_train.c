@@ -198,7 +198,7 @@ static void test_nnue_datagen_resumes(void **state)
 
 static NnueTrainParams small_params(int threads)
 {
-    return (NnueTrainParams){0.75, 0.002, 256, threads, 42, true, 0.9, 0};
+    return (NnueTrainParams){0.75, 0.002, 256, threads, 42, true, 0.9, 0, false};
 }
 
 static void test_nnue_trainer_matches_inference(void **state)
@@ -370,7 +370,7 @@ static void test_nnue_init_from_net(void **state)
     Position *pos;
     NnueRecord *r = random_records(300, 23, &pos);
     NnueTrainParams p = small_params(1);
-    NnueTrainer *a = nnue_trainer_new(&p), *b = nnue_trainer_new(&(NnueTrainParams){0.75, 0.002, 256, 1, 99, true, 1, 0});
+    NnueTrainer *a = nnue_trainer_new(&p), *b = nnue_trainer_new(&(NnueTrainParams){0.75, 0.002, 256, 1, 99, true, 1, 0, false});
     assert_non_null(a);
     assert_non_null(b);
     nnue_train_epoch(a, r, 300);
@@ -402,6 +402,98 @@ static void test_nnue_init_from_net(void **state)
     nnue_trainer_free(a);
     nnue_trainer_free(b);
     free(pos);
+    free(r);
+}
+
+/* The king-bucket factorizer: what a bucket learns reaches the same piece
+ * on the same point in every other bucket (a bucket no position reached
+ * moves with the rest, where without it it stays as drawn), a warm start
+ * gives the parent back exactly, it learns, and its checkpoint resumes
+ * the same run and is refused by a run without it (and the other way). */
+static void test_nnue_factorizer(void **state)
+{
+    (void)state;
+    char path[256], err[256];
+    snprintf(path, sizeof path, "/tmp/chuhan-test-fact-%ld", (long)getpid());
+    NnueRecord *r = random_records(800, 31, NULL);
+    /* an input the data has, and the same piece and point in a bucket it has not */
+    static bool used[NNUE_INPUTS];
+    memset(used, 0, sizeof used);
+    for (int i = 0; i < 800; i++) {
+        NnueSample s;
+        assert_true(nnue_record_unpack(&r[i], &s));
+        for (int m = 0; m < 2; m++) {
+            for (int p = 0; p < COLOR_NB; p++) {
+                int f[NNUE_MAX_ACTIVE], n = nnue_sample_features(&s, p, f);
+                for (int k = 0; k < n; k++)
+                    used[f[k]] = true;
+            }
+            nnue_sample_mirror(&s);
+        }
+    }
+    const int per = NNUE_PIECE_CLASSES * SQUARE_NB;
+    int seen = -1, unseen = -1;
+    for (int i = 0; i < NNUE_INPUTS && unseen < 0; i++)
+        for (int b = 0; used[i] && b < NNUE_KING_BUCKETS && unseen < 0; b++)
+            if (!used[b * per + i % per])
+                seen = i, unseen = b * per + i % per;
+    assert_true(unseen >= 0);
+    NnueTrainParams pf = small_params(2), pp = small_params(2);
+    pf.factorize = true;
+    NnueTrainer *f = nnue_trainer_new(&pf), *plain = nnue_trainer_new(&pp);
+    assert_non_null(f);
+    assert_non_null(plain);
+    /* the same draw of weights: the shared rows start at zero */
+    assert_memory_equal(nnue_trainer_net(f)->ft_w, nnue_trainer_net(plain)->ft_w, NNUE_PARAMS * sizeof(float));
+    float row0[NNUE_HIDDEN], seen0[NNUE_HIDDEN];
+    memcpy(row0, nnue_trainer_net(f)->ft_w + (size_t)unseen * NNUE_HIDDEN, sizeof row0);
+    memcpy(seen0, nnue_trainer_net(f)->ft_w + (size_t)seen * NNUE_HIDDEN, sizeof seen0);
+    double before = nnue_float_loss(nnue_trainer_net(f), r, 800, pf.lambda);
+    nnue_train_epoch(f, r, 800);
+    nnue_train_epoch(plain, r, 800);
+    const float *uf = nnue_trainer_net(f)->ft_w + (size_t)unseen * NNUE_HIDDEN;
+    const float *up = nnue_trainer_net(plain)->ft_w + (size_t)unseen * NNUE_HIDDEN;
+    const float *sf = nnue_trainer_net(f)->ft_w + (size_t)seen * NNUE_HIDDEN;
+    assert_memory_equal(up, row0, sizeof row0);
+    int moved = 0;
+    for (int k = 0; k < NNUE_HIDDEN; k++) {
+        moved += uf[k] != row0[k];
+        /* the unseen row moved by the shared row alone, which the seen row holds too */
+        if (fabsf((uf[k] - row0[k]) - (sf[k] - seen0[k])) > 0.05f && fabsf(sf[k]) < 1.9f)
+            fail_msg("hidden %d: unseen row moved %g, seen row %g", k, uf[k] - row0[k], sf[k] - seen0[k]);
+    }
+    assert_true(moved > NNUE_HIDDEN / 2);
+    for (int e = 0; e < 5; e++)
+        nnue_train_epoch(f, r, 800);
+    double after = nnue_float_loss(nnue_trainer_net(f), r, 800, pf.lambda);
+    print_message("factorized: loss %.5f -> %.5f\n", before, after);
+    assert_true(after < 0.6 * before);
+    /* checkpoints */
+    NnueTrainer *g = nnue_trainer_new(&pf);
+    assert_non_null(g);
+    assert_true(nnue_trainer_save(f, path, err, sizeof err));
+    assert_true(nnue_trainer_load(g, path, err, sizeof err));
+    assert_memory_equal(nnue_trainer_net(f)->ft_w, nnue_trainer_net(g)->ft_w, NNUE_PARAMS * sizeof(float));
+    assert_true(nnue_train_epoch(f, r, 800) == nnue_train_epoch(g, r, 800));
+    assert_memory_equal(nnue_trainer_net(f)->ft_w, nnue_trainer_net(g)->ft_w, NNUE_PARAMS * sizeof(float));
+    assert_false(nnue_trainer_load(plain, path, err, sizeof err));
+    assert_non_null(strstr(err, "with the factorizer"));
+    assert_true(nnue_trainer_save(plain, path, err, sizeof err));
+    assert_false(nnue_trainer_load(g, path, err, sizeof err));
+    assert_non_null(strstr(err, "without the factorizer"));
+    unlink(path);
+    /* a warm start: the parent exactly */
+    NnueNet *na = nnue_alloc(), *nb = nnue_alloc();
+    nnue_float_quantize(nnue_trainer_net(plain), na);
+    nnue_trainer_init_from(g, na);
+    nnue_float_quantize(nnue_trainer_net(g), nb);
+    assert_memory_equal(na->ft_w, nb->ft_w, sizeof na->ft_w);
+    assert_memory_equal(na->out_w, nb->out_w, sizeof na->out_w);
+    nnue_free(na);
+    nnue_free(nb);
+    nnue_trainer_free(f);
+    nnue_trainer_free(g);
+    nnue_trainer_free(plain);
     free(r);
 }
 
@@ -470,7 +562,7 @@ const struct CMUnitTest *nnue_train_tests(size_t *count)
         cmocka_unit_test(test_nnue_datagen_resumes),         cmocka_unit_test(test_nnue_trainer_matches_inference),
         cmocka_unit_test(test_nnue_training_lowers_loss),    cmocka_unit_test(test_nnue_checkpoint_resumes),
         cmocka_unit_test(test_nnue_validation_by_game),      cmocka_unit_test(test_nnue_init_from_net),
-        cmocka_unit_test(test_net_generation_resumes),
+        cmocka_unit_test(test_nnue_factorizer),             cmocka_unit_test(test_net_generation_resumes),
     };
     *count = sizeof tests / sizeof tests[0];
     return tests;

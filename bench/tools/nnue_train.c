@@ -17,12 +17,21 @@
  * inputs of 1.98 * QA fit an int16 lane. */
 #define FT_CLIP 1.98f
 #define OUT_CLIP ((float)NNUE_OUT_W_MAX / NNUE_QB)
+/* The factorizer's inputs: a piece class on a point, whatever the king's
+ * bucket (input i of the net is bucket i / FACT_INPUTS, then this). */
+#define FACT_INPUTS (NNUE_PIECE_CLASSES * SQUARE_NB)
+#define FACT_PARAMS ((size_t)FACT_INPUTS * H)
+#define FT_PARAMS ((size_t)NNUE_INPUTS * H)
 
 struct NnueTrainer {
     NnueTrainParams p;
     float *params, *m, *v; /* NNUE_PARAMS each */
     float **grad;          /* one gradient per thread */
     double *loss;          /* per thread, of the current batch */
+    /* With the factorizer: its weights and their Adam moments (FACT_PARAMS
+     * each), and the net the batches see, params with fact added to every
+     * bucket's row (NNUE_PARAMS); without it, net views params. */
+    float *fact, *fact_m, *fact_v, *eff;
     NnueFloat net;
     int epochs;
     long steps;
@@ -37,6 +46,26 @@ static NnueFloat view(float *base)
     f.out_w = f.ft_b + H;
     f.out_b = f.out_w + NNUE_OUT_BUCKETS * 2 * H;
     return f;
+}
+
+static inline float clampf(float x, float lo, float hi) { return x < lo ? lo : x > hi ? hi : x; }
+
+/* The factorizer's net: every bucket's row of an input plus the shared row
+ * of its piece class and point, clipped as the quantised net will be (the
+ * rows each bucket learns alone start from what all buckets learnt
+ * together, and a bucket few positions reach borrows from the others).
+ * Nothing to do without it. */
+static void fold(NnueTrainer *t)
+{
+    if (!t->eff)
+        return;
+    for (size_t b = 0; b < NNUE_KING_BUCKETS; b++) {
+        float *e = t->eff + b * FACT_PARAMS;
+        const float *w = t->params + b * FACT_PARAMS;
+        for (size_t i = 0; i < FACT_PARAMS; i++)
+            e[i] = clampf(w[i] + t->fact[i], -FT_CLIP, FT_CLIP);
+    }
+    memcpy(t->eff + FT_PARAMS, t->params + FT_PARAMS, (NNUE_PARAMS - FT_PARAMS) * sizeof(float));
 }
 
 NnueTrainer *nnue_trainer_new(const NnueTrainParams *params)
@@ -55,19 +84,28 @@ NnueTrainer *nnue_trainer_new(const NnueTrainParams *params)
     bool ok = t->params && t->m && t->v && t->grad && t->loss;
     for (int i = 0; ok && i < t->p.threads; i++)
         ok = (t->grad[i] = malloc(NNUE_PARAMS * sizeof(float))) != NULL;
+    if (ok && t->p.factorize) {
+        t->fact = calloc(FACT_PARAMS, sizeof(float));
+        t->fact_m = calloc(FACT_PARAMS, sizeof(float));
+        t->fact_v = calloc(FACT_PARAMS, sizeof(float));
+        t->eff = malloc(NNUE_PARAMS * sizeof(float));
+        ok = t->fact && t->fact_m && t->fact_v && t->eff;
+    }
     if (!ok) {
         nnue_trainer_free(t);
         return NULL;
     }
-    t->net = view(t->params);
+    NnueFloat raw = view(t->params);
     uint64_t r = t->p.seed;
-    for (size_t i = 0; i < (size_t)NNUE_INPUTS * H; i++)
-        t->net.ft_w[i] = (float)(rng_unit(&r) - 0.5) * 0.1f;
+    for (size_t i = 0; i < FT_PARAMS; i++)
+        raw.ft_w[i] = (float)(rng_unit(&r) - 0.5) * 0.1f;
     for (int i = 0; i < H; i++)
-        t->net.ft_b[i] = 0.1f;
+        raw.ft_b[i] = 0.1f;
     for (int i = 0; i < NNUE_OUT_BUCKETS * 2 * H; i++)
-        t->net.out_w[i] = (float)(rng_unit(&r) - 0.5) * 0.1f;
+        raw.out_w[i] = (float)(rng_unit(&r) - 0.5) * 0.1f;
     t->rng = r;
+    t->net = view(t->eff ? t->eff : t->params);
+    fold(t);
     return t;
 }
 
@@ -82,6 +120,10 @@ void nnue_trainer_free(NnueTrainer *t)
     free(t->params);
     free(t->m);
     free(t->v);
+    free(t->fact);
+    free(t->fact_m);
+    free(t->fact_v);
+    free(t->eff);
     free(t);
 }
 
@@ -89,21 +131,28 @@ NnueFloat *nnue_trainer_net(NnueTrainer *t) { return &t->net; }
 
 void nnue_trainer_init_from(NnueTrainer *t, const NnueNet *net)
 {
-    for (size_t i = 0; i < (size_t)NNUE_INPUTS * H; i++)
-        t->net.ft_w[i] = (float)net->ft_w[i] / NNUE_QA;
+    NnueFloat raw = view(t->params);
+    for (size_t i = 0; i < FT_PARAMS; i++)
+        raw.ft_w[i] = (float)net->ft_w[i] / NNUE_QA;
     for (int i = 0; i < H; i++)
-        t->net.ft_b[i] = (float)net->ft_b[i] / NNUE_QA;
+        raw.ft_b[i] = (float)net->ft_b[i] / NNUE_QA;
     for (int b = 0; b < NNUE_OUT_BUCKETS; b++) {
         for (int i = 0; i < 2 * H; i++)
-            t->net.out_w[b * 2 * H + i] = (float)net->out_w[b][i] / NNUE_QB;
-        t->net.out_b[b] = (float)((double)net->out_b[b] / ((double)NNUE_QA * NNUE_QB));
+            raw.out_w[b * 2 * H + i] = (float)net->out_w[b][i] / NNUE_QB;
+        raw.out_b[b] = (float)((double)net->out_b[b] / ((double)NNUE_QA * NNUE_QB));
     }
     memset(t->m, 0, NNUE_PARAMS * sizeof(float));
     memset(t->v, 0, NNUE_PARAMS * sizeof(float));
+    if (t->fact) {
+        /* the shared rows start empty: the net is the parent's exactly */
+        memset(t->fact, 0, FACT_PARAMS * sizeof(float));
+        memset(t->fact_m, 0, FACT_PARAMS * sizeof(float));
+        memset(t->fact_v, 0, FACT_PARAMS * sizeof(float));
+    }
+    fold(t);
 }
 int nnue_trainer_epoch_count(const NnueTrainer *t) { return t->epochs; }
 
-static inline float clampf(float x, float lo, float hi) { return x < lo ? lo : x > hi ? hi : x; }
 static inline double sigmoid(double x) { return 1.0 / (1.0 + exp(-x)); }
 
 /* Layer 1 of both perspectives (side to move first); the output. */
@@ -224,12 +273,15 @@ static void adam_step(NnueTrainer *t, size_t used)
         base *= 0.1;
     float lr = (float)base * sqrtf(c2) / c1;
     float scale = 1.0f / (float)used;
-    size_t ft = (size_t)NNUE_INPUTS * H + H;
+    size_t ft = FT_PARAMS + H;
+    float *sum = t->grad[0];
     for (size_t i = 0; i < NNUE_PARAMS; i++) {
-        float g = t->grad[0][i];
+        float g = sum[i];
         for (int k = 1; k < t->p.threads; k++)
             g += t->grad[k][i];
-        if (g == 0 && i < (size_t)NNUE_INPUTS * H)
+        if (t->fact)
+            sum[i] = g; /* the factorizer's gradient sums it over the buckets */
+        if (g == 0 && i < FT_PARAMS)
             continue; /* an input no position of the batch had */
         g *= scale;
         t->m[i] = b1 * t->m[i] + (1 - b1) * g;
@@ -237,6 +289,25 @@ static void adam_step(NnueTrainer *t, size_t used)
         float x = t->params[i] - lr * t->m[i] / (sqrtf(t->v[i]) + eps);
         t->params[i] = i < ft ? clampf(x, -FT_CLIP, FT_CLIP) : clampf(x, -OUT_CLIP, OUT_CLIP);
     }
+    if (!t->fact)
+        return;
+    /* a shared row's gradient: its input's in every bucket (summed into
+     * bucket 0's, whose own update is done) */
+    for (size_t b = 1; b < NNUE_KING_BUCKETS; b++) {
+        const float *gb = sum + b * FACT_PARAMS;
+        for (size_t i = 0; i < FACT_PARAMS; i++)
+            sum[i] += gb[i];
+    }
+    for (size_t i = 0; i < FACT_PARAMS; i++) {
+        float g = sum[i];
+        if (g == 0)
+            continue;
+        g *= scale;
+        t->fact_m[i] = b1 * t->fact_m[i] + (1 - b1) * g;
+        t->fact_v[i] = b2 * t->fact_v[i] + (1 - b2) * g * g;
+        t->fact[i] = clampf(t->fact[i] - lr * t->fact_m[i] / (sqrtf(t->fact_v[i]) + eps), -FT_CLIP, FT_CLIP);
+    }
+    fold(t);
 }
 
 double nnue_train_epoch(NnueTrainer *t, const NnueRecord *recs, size_t nrecs)
@@ -293,7 +364,7 @@ double nnue_train_epoch(NnueTrainer *t, const NnueRecord *recs, size_t nrecs)
 
 void nnue_float_quantize(const NnueFloat *net, NnueNet *out)
 {
-    for (size_t i = 0; i < (size_t)NNUE_INPUTS * H; i++)
+    for (size_t i = 0; i < FT_PARAMS; i++)
         out->ft_w[i] = (int16_t)lrintf(clampf(net->ft_w[i], -FT_CLIP, FT_CLIP) * NNUE_QA);
     for (int i = 0; i < H; i++)
         out->ft_b[i] = (int16_t)lrintf(clampf(net->ft_b[i], -FT_CLIP, FT_CLIP) * NNUE_QA);
@@ -308,6 +379,8 @@ void nnue_float_quantize(const NnueFloat *net, NnueNet *out)
 /* ---- checkpoints ---- */
 
 #define CKPT_MAGIC "CHUHCKPT"
+/* after the weights and moments, in a factorized run's checkpoint */
+#define CKPT_FACT "FACTORIZ"
 
 bool nnue_trainer_save(const NnueTrainer *t, const char *path, char *err, size_t errlen)
 {
@@ -325,6 +398,10 @@ bool nnue_trainer_save(const NnueTrainer *t, const char *path, char *err, size_t
               && fwrite(t->params, sizeof(float), NNUE_PARAMS, f) == NNUE_PARAMS
               && fwrite(t->m, sizeof(float), NNUE_PARAMS, f) == NNUE_PARAMS
               && fwrite(t->v, sizeof(float), NNUE_PARAMS, f) == NNUE_PARAMS;
+    if (ok && t->fact)
+        ok = fwrite(CKPT_FACT, 1, 8, f) == 8 && fwrite(t->fact, sizeof(float), FACT_PARAMS, f) == FACT_PARAMS
+             && fwrite(t->fact_m, sizeof(float), FACT_PARAMS, f) == FACT_PARAMS
+             && fwrite(t->fact_v, sizeof(float), FACT_PARAMS, f) == FACT_PARAMS;
     if (!ok) {
         outfile_abort(&of);
         return err_set(err, errlen, "cannot write %s", path);
@@ -351,11 +428,21 @@ bool nnue_trainer_load(NnueTrainer *t, const char *path, char *err, size_t errle
     ok = fread(t->params, sizeof(float), NNUE_PARAMS, f) == NNUE_PARAMS
          && fread(t->m, sizeof(float), NNUE_PARAMS, f) == NNUE_PARAMS
          && fread(t->v, sizeof(float), NNUE_PARAMS, f) == NNUE_PARAMS;
+    char tag[8];
+    bool fact = ok && fread(tag, 1, 8, f) == 8 && !memcmp(tag, CKPT_FACT, 8);
+    if (ok && fact && t->fact)
+        ok = fread(t->fact, sizeof(float), FACT_PARAMS, f) == FACT_PARAMS
+             && fread(t->fact_m, sizeof(float), FACT_PARAMS, f) == FACT_PARAMS
+             && fread(t->fact_v, sizeof(float), FACT_PARAMS, f) == FACT_PARAMS;
     fclose(f);
     if (!ok)
         return err_set(err, errlen, "%s: truncated checkpoint", path);
+    if (fact != (t->fact != NULL))
+        return err_set(err, errlen, "%s was trained %s the factorizer: resume %s --factorize", path,
+                       fact ? "with" : "without", fact ? "with" : "without");
     t->epochs = epochs;
     t->steps = steps;
     t->rng = rng;
+    fold(t);
     return true;
 }

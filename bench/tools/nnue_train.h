@@ -37,6 +37,8 @@ typedef struct {
     bool mirror;       /* each epoch also sees every position mirrored */
     double lr_decay;   /* lr is multiplied by this after every epoch */
     int lr_drop;       /* after this many epochs lr is cut tenfold (0: never): a late drop settles the net */
+    bool factorize;    /* train a row per piece class and point shared by every king bucket, added
+                        * into each bucket's at export (the net's format does not change) */
 } NnueTrainParams;
 
 typedef struct NnueTrainer NnueTrainer;

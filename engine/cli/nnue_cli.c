@@ -83,6 +83,8 @@ static int train_usage(const char *why)
             "  --validation X    fraction of the games held out to measure the loss (default 0.05)\n"
             "  --resume          start from NET.ckpt\n"
             "  --no-mirror       do not also train on every position mirrored left-right\n"
+            "  --factorize       also train a row per piece and point shared by every king bucket\n"
+            "                    (folded into the buckets' rows in NET; --resume needs the same)\n"
             "  --seed N          initial weights and shuffles (default 1)\n"
             "  --note TEXT       a line for the card (e.g. the datagen command)\n");
     return 2;
@@ -95,7 +97,7 @@ int nnue_train_cli(int argc, char **argv)
     long epochs = 10, batch = 16384, threads = host_cpus(), lr_drop = 0;
     double lr = 0.001, lambda = 0.75, validation = 0.05, lr_decay = 1;
     uint64_t seed = 1;
-    bool resume = false, mirror = true;
+    bool resume = false, mirror = true, factorize = false;
     if (threads < 1)
         threads = 1;
     const ArgOption opts[] = {
@@ -114,6 +116,7 @@ int nnue_train_cli(int argc, char **argv)
         ARG_U64("--seed", &seed, 0, UINT64_MAX),
         ARG_FLAG("--resume", &resume, true),
         ARG_FLAG("--no-mirror", &mirror, false),
+        ARG_FLAG("--factorize", &factorize, true),
     };
     const ArgSpec spec = {"train", opts, sizeof opts / sizeof opts[0], NULL, 0};
     char bad[ARGS_WHY_MAX];
@@ -171,7 +174,7 @@ int nnue_train_cli(int argc, char **argv)
         fprintf(stderr, "train: no positions in the data\n");
         return 1;
     }
-    NnueTrainParams p = {lambda, lr, (int)batch, (int)threads, seed, mirror, lr_decay, (int)lr_drop};
+    NnueTrainParams p = {lambda, lr, (int)batch, (int)threads, seed, mirror, lr_decay, (int)lr_drop, factorize};
     NnueTrainer *t = nnue_trainer_new(&p);
     if (!t) {
         fprintf(stderr, "train: out of memory\n");
@@ -197,8 +200,9 @@ int nnue_train_cli(int argc, char **argv)
         nnue_free(parent);
     }
     printf("train: %zu positions (%zu training, %zu validation from every %zu-th of %zu game groups), %s, batch %ld, "
-           "lr %g, lambda %g, %ld threads%s%s%s%s\n",
+           "lr %g, lambda %g, %ld threads%s%s%s%s%s\n",
            total, ntrain, nval, k, groups, NNUE_ARCH, batch, lr, lambda, threads, mirror ? ", mirrored too" : "",
+           factorize ? ", factorized" : "",
            resume ? ", resumed" : "", init && !resume ? ", from " : "", init && !resume ? init : "");
     fflush(stdout);
     int64_t t0 = now_us();
@@ -240,9 +244,10 @@ int nnue_train_cli(int argc, char **argv)
         fprintf(c, "parent       %s\n", init ? base_name(init) : "none (random weights)");
         fprintf(c, "validation   every %zu-th of %zu groups of whole games\n", k, groups);
         fprintf(c, "epochs       %d (batch %ld, lr %g decaying by %g an epoch, cut tenfold after epoch %ld, lambda %g, "
-                   "seed %llu, %s)\n",
+                   "seed %llu, %s%s)\n",
                 nnue_trainer_epoch_count(t), batch, lr, lr_decay, lr_drop, lambda, (unsigned long long)seed,
-                mirror ? "each position also mirrored" : "no mirroring");
+                mirror ? "each position also mirrored" : "no mirroring",
+                factorize ? ", king buckets factorized" : "");
         fprintf(c, "final loss   train %.6f, validation %.6f\n", train_loss, val_loss);
         if (*history)
             fprintf(c, "loss         train/validation: %s\n", history);
