@@ -1,8 +1,9 @@
 /* The neural evaluation's inference: the accumulators updated move by move
  * (lazily, as a search drives them, with null moves and take-backs) equal
  * a refresh from the board after every move of long random games, for both
- * perspectives and every king bucket; the SSE2 and AVX2 kernels equal the
- * plain ones bit for bit, and the CPU chooses among them. */
+ * perspectives and every king bucket; the SSE2, AVX2 and NEON kernels
+ * equal the plain ones bit for bit (both activations), the SCReLU output is
+ * its definition, and the CPU chooses among the kernels. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -162,6 +163,65 @@ static void check_kernels_equal_plain(const NnueKernels *k, const NnueNet *net, 
     assert_int_equal(NnuePlain.output(big, out_a, net->out_w[0]), k->output(big, out_a, net->out_w[0]));
     assert_int_equal(NnuePlain.output(edge, big, w), k->output(edge, big, w));
     assert_int_equal(NnuePlain.output(big, edge, w), k->output(big, edge, w));
+    /* SCReLU: the same edges against its largest weights, and every unit at
+     * the top with every weight at the bound (a sum past int32) */
+    for (int i = 0; i < 2 * NNUE_HIDDEN; i++)
+        w[i] = (int16_t)(i % 3 == 0 ? -NNUE_OUT_W_MAX_SCRELU : i % 3 == 1 ? NNUE_OUT_W_MAX_SCRELU
+                                                                         : (int)rng_below(&rng, 255) - 127);
+    assert_true(NnuePlain.output_sq(edge, big, w) == k->output_sq(edge, big, w));
+    assert_true(NnuePlain.output_sq(big, edge, w) == k->output_sq(big, edge, w));
+    assert_true(NnuePlain.output_sq(big, out_a, net->out_w[0]) == k->output_sq(big, out_a, net->out_w[0]));
+    alignas(64) int16_t top[NNUE_HIDDEN];
+    for (int i = 0; i < NNUE_HIDDEN; i++)
+        top[i] = NNUE_QA + i % 2;
+    for (int i = 0; i < 2 * NNUE_HIDDEN; i++)
+        w[i] = NNUE_OUT_W_MAX_SCRELU;
+    int64_t most = (int64_t)2 * NNUE_HIDDEN * NNUE_QA * NNUE_QA * NNUE_OUT_W_MAX_SCRELU;
+    assert_true(most > INT32_MAX);
+    assert_true(NnuePlain.output_sq(top, top, w) == most);
+    assert_true(k->output_sq(top, top, w) == most);
+    for (int i = 0; i < 2 * NNUE_HIDDEN; i++)
+        w[i] = -NNUE_OUT_W_MAX_SCRELU;
+    assert_true(k->output_sq(top, top, w) == -most);
+}
+
+/* The SCReLU output by its definition: (crelu(x)^2 * w) summed, divided by
+ * QA, plus the bias, scaled to centipawns. */
+static void test_nnue_screlu_output(void **state)
+{
+    (void)state;
+    NnueNet *net = random_net(8);
+    net->activation = NNUE_SCRELU;
+    Position pos;
+    uint64_t rng = 5;
+    assert_true(pos_set_fen(&pos, START_FEN, NULL, 0));
+    alignas(64) int16_t acc[COLOR_NB][NNUE_HIDDEN];
+    for (int ply = 0; ply < 60; ply++) {
+        for (int p = 0; p < COLOR_NB; p++)
+            nnue_refresh(net, &pos, p, acc[p], &NnuePlain);
+        int bucket = nnue_out_bucket(&pos);
+        int64_t sum = 0;
+        for (int h = 0; h < 2; h++)
+            for (int k = 0; k < NNUE_HIDDEN; k++) {
+                int64_t v = acc[h ? !pos.side : pos.side][k];
+                v = v < 0 ? 0 : v > NNUE_QA ? NNUE_QA : v;
+                sum += v * v * net->out_w[bucket][h * NNUE_HIDDEN + k];
+            }
+        int64_t cp = (sum / NNUE_QA + net->out_b[bucket]) * NNUE_SCALE / (NNUE_QA * NNUE_QB_SCRELU);
+        cp = cp > NNUE_EVAL_MAX ? NNUE_EVAL_MAX : cp < -NNUE_EVAL_MAX ? -NNUE_EVAL_MAX : cp;
+        assert_int_equal(nnue_evaluate_full(net, &pos), (int)cp);
+        /* and it is not the clipped ReLU's */
+        if (ply == 0) {
+            net->activation = NNUE_CRELU;
+            assert_int_not_equal(nnue_evaluate_full(net, &pos), (int)cp);
+            net->activation = NNUE_SCRELU;
+        }
+        Move m = random_legal(&pos, &rng);
+        if (!m)
+            break;
+        pos_do_move(&pos, m);
+    }
+    nnue_free(net);
 }
 
 /* Every kernel set this build has and this CPU runs equals the plain one. */
@@ -175,6 +235,9 @@ static void test_nnue_simd_equals_plain(void **state)
     int tested = 0;
     for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++)
         if (nnue_kernels_supported(sets[i])) {
+            net->activation = NNUE_CRELU;
+            check_kernels_equal_plain(sets[i], net, pos);
+            net->activation = NNUE_SCRELU; /* random_net's weights are within its bound */
             check_kernels_equal_plain(sets[i], net, pos);
             tested++;
         }
@@ -250,6 +313,7 @@ const struct CMUnitTest *nnue_tests(size_t *count)
         cmocka_unit_test(test_nnue_features),
         cmocka_unit_test(test_nnue_incremental_equals_refresh),
         cmocka_unit_test(test_nnue_simd_equals_plain),
+        cmocka_unit_test(test_nnue_screlu_output),
         cmocka_unit_test(test_nnue_kernels_chosen_by_cpu),
     };
     *count = sizeof tests / sizeof tests[0];

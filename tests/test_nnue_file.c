@@ -130,9 +130,32 @@ static void test_nnue_file_round_trip_and_errors(void **state)
     expect_refused(bad, "format version 9");
     rewrite(good, bad, bad_magic);
     expect_refused(bad, "bad magic");
+    nnue_free(back);
+    assert_int_equal(net->activation, NNUE_CRELU);
+
+    /* an SCReLU net: its architecture read back, its weights' tighter bound */
+    net->activation = NNUE_SCRELU;
+    assert_true(nnue_save_file(net, good, err, sizeof err));
+    back = nnue_load_file(good, err, sizeof err);
+    if (!back)
+        fail_msg("%s", err);
+    assert_int_equal(back->activation, NNUE_SCRELU);
+    assert_memory_equal(back->ft_w, net->ft_w, sizeof net->ft_w);
+    assert_memory_equal(back->out_w, net->out_w, sizeof net->out_w);
+    nnue_free(back);
+    net->out_w[2][7] = NNUE_OUT_W_MAX_SCRELU + 1;
+    assert_true(nnue_save_file(net, bad, err, sizeof err));
+    expect_refused(bad, "output weight 128 out of range (at most 127)");
+    net->activation = NNUE_CRELU; /* the clipped ReLU's bound holds it */
+    assert_true(nnue_save_file(net, bad, err, sizeof err));
+    back = nnue_load_file(bad, err, sizeof err);
+    if (!back)
+        fail_msg("%s", err);
+    assert_int_equal(back->activation, NNUE_CRELU);
+    assert_int_equal(back->out_w[2][7], NNUE_OUT_W_MAX_SCRELU + 1);
+    nnue_free(back);
     unlink(bad);
     unlink(good);
-    nnue_free(back);
     nnue_free(net);
 }
 

@@ -198,20 +198,24 @@ static void test_nnue_datagen_resumes(void **state)
 
 static NnueTrainParams small_params(int threads)
 {
-    return (NnueTrainParams){0.75, 0.002, 256, threads, 42, true, 0.9, 0, false};
+    return (NnueTrainParams){0.75, 0.002, 256, threads, 42, true, 0.9, 0, false, false};
 }
 
-static void test_nnue_trainer_matches_inference(void **state)
+/* The trainer's float net after an epoch against the engine's inference of
+ * its quantised form, for either activation. */
+static void trainer_matches_inference(bool screlu)
 {
-    (void)state;
     Position *pos;
     NnueRecord *r = random_records(600, 13, &pos);
     NnueTrainParams p = small_params(2);
+    p.screlu = screlu;
+    double qb = screlu ? NNUE_QB_SCRELU : NNUE_QB;
     NnueTrainer *t = nnue_trainer_new(&p);
     assert_non_null(t);
     nnue_train_epoch(t, r, 600); /* weights that have moved */
     NnueNet *net = nnue_alloc();
     nnue_float_quantize(nnue_trainer_net(t), net);
+    assert_int_equal(net->activation, screlu ? NNUE_SCRELU : NNUE_CRELU);
     double worst = 0, widest = 0;
     const NnueFloat *fl = nnue_trainer_net(t);
     for (int i = 0; i < 600; i++) {
@@ -221,8 +225,10 @@ static void test_nnue_trainer_matches_inference(void **state)
         int q = nnue_evaluate_full(net, &pos[i]);
         /* the rounding's bound: each layer-1 sum is off by at most
          * (inputs + 1) / (2 QA), each output weight by 1 / (2 QB), the
-         * bias by 1 / (2 QA QB); the engine truncates to a centipawn */
-        double bound = 1.0 / (2.0 * NNUE_QA * NNUE_QB);
+         * bias by 1 / (2 QA QB); the engine truncates to a centipawn
+         * (SCReLU: the square's error is at most (2a + da) da, and the
+         * division of the sum by QA truncates up to one unit) */
+        double bound = 1.0 / (2.0 * NNUE_QA * qb) + (screlu ? 1.0 / (NNUE_QA * qb) : 0);
         for (int h = 0; h < 2; h++) {
             int feats[NNUE_MAX_ACTIVE], n = nnue_sample_features(&s, h ? !s.side : s.side, feats);
             for (int k = 0; k < NNUE_HIDDEN; k++) {
@@ -232,7 +238,8 @@ static void test_nnue_trainer_matches_inference(void **state)
                 double a = acc < 0 ? 0 : acc > 1 ? 1 : acc;
                 double w = fabs(fl->out_w[nnue_sample_bucket(&s) * 2 * NNUE_HIDDEN + h * NNUE_HIDDEN + k]);
                 double da = (n + 1) / (2.0 * NNUE_QA);
-                bound += a / (2.0 * NNUE_QB) + (w + 1.0 / (2.0 * NNUE_QB)) * da;
+                double act = screlu ? a * a : a, dact = screlu ? (2 * a + da) * da : da;
+                bound += act / (2.0 * qb) + (w + 1.0 / (2.0 * qb)) * dact;
             }
         }
         bound = bound * NNUE_SCALE + 1;
@@ -243,10 +250,61 @@ static void test_nnue_trainer_matches_inference(void **state)
         if (d > bound || d > 15)
             fail_msg("position %d: trainer %.2f, engine %d, bound %.2f", i, f, q, bound);
     }
-    print_message("trainer vs engine: largest difference %.2f cp (bounds up to %.2f)\n", worst, widest);
+    print_message("trainer vs engine (%s): largest difference %.2f cp (bounds up to %.2f)\n",
+                  nnue_arch(net->activation), worst, widest);
     nnue_free(net);
     nnue_trainer_free(t);
     free(pos);
+    free(r);
+}
+
+static void test_nnue_trainer_matches_inference(void **state)
+{
+    (void)state;
+    trainer_matches_inference(false);
+    trainer_matches_inference(true);
+}
+
+/* SCReLU training: it learns; a warm start needs a parent of the same
+ * activation, and a checkpoint resumes only a run of the same one. */
+static void test_nnue_screlu_training(void **state)
+{
+    (void)state;
+    char path[256], err[256];
+    snprintf(path, sizeof path, "/tmp/chuhan-test-screlu-%ld", (long)getpid());
+    NnueRecord *r = random_records(2000, 14, NULL);
+    NnueTrainParams ps = small_params(2), pc = small_params(2);
+    ps.screlu = true;
+    NnueTrainer *s = nnue_trainer_new(&ps), *c = nnue_trainer_new(&pc);
+    assert_non_null(s);
+    assert_non_null(c);
+    double before = nnue_float_loss(nnue_trainer_net(s), r, 2000, ps.lambda);
+    for (int e = 0; e < 6; e++)
+        nnue_train_epoch(s, r, 2000);
+    double after = nnue_float_loss(nnue_trainer_net(s), r, 2000, ps.lambda);
+    print_message("screlu: loss %.5f -> %.5f\n", before, after);
+    assert_true(after < 0.6 * before);
+    NnueNet *net = nnue_alloc();
+    nnue_float_quantize(nnue_trainer_net(s), net);
+    for (int b = 0; b < NNUE_OUT_BUCKETS; b++)
+        for (int i = 0; i < 2 * NNUE_HIDDEN; i++)
+            assert_true(abs(net->out_w[b][i]) <= NNUE_OUT_W_MAX_SCRELU);
+    assert_false(nnue_trainer_init_from(c, net, err, sizeof err));
+    assert_non_null(strstr(err, NNUE_ARCH_SCRELU));
+    NnueTrainer *s2 = nnue_trainer_new(&ps);
+    assert_true(nnue_trainer_init_from(s2, net, err, sizeof err));
+    assert_true(nnue_trainer_save(s, path, err, sizeof err));
+    assert_false(nnue_trainer_load(c, path, err, sizeof err));
+    assert_non_null(strstr(err, "resume with --screlu"));
+    assert_true(nnue_trainer_load(s2, path, err, sizeof err));
+    assert_true(nnue_train_epoch(s, r, 2000) == nnue_train_epoch(s2, r, 2000));
+    assert_true(nnue_trainer_save(c, path, err, sizeof err));
+    assert_false(nnue_trainer_load(s2, path, err, sizeof err));
+    unlink(path);
+    nnue_free(net);
+    nnue_trainer_free(s);
+    nnue_trainer_free(s2);
+    nnue_trainer_free(c);
     free(r);
 }
 
@@ -370,13 +428,14 @@ static void test_nnue_init_from_net(void **state)
     Position *pos;
     NnueRecord *r = random_records(300, 23, &pos);
     NnueTrainParams p = small_params(1);
-    NnueTrainer *a = nnue_trainer_new(&p), *b = nnue_trainer_new(&(NnueTrainParams){0.75, 0.002, 256, 1, 99, true, 1, 0, false});
+    NnueTrainer *a = nnue_trainer_new(&p), *b = nnue_trainer_new(&(NnueTrainParams){0.75, 0.002, 256, 1, 99, true, 1, 0, false, false});
     assert_non_null(a);
     assert_non_null(b);
     nnue_train_epoch(a, r, 300);
     NnueNet *na = nnue_alloc(), *nb = nnue_alloc();
     nnue_float_quantize(nnue_trainer_net(a), na);
-    nnue_trainer_init_from(b, na);
+    char err[256];
+    assert_true(nnue_trainer_init_from(b, na, err, sizeof err));
     nnue_float_quantize(nnue_trainer_net(b), nb);
     assert_memory_equal(na->ft_w, nb->ft_w, sizeof na->ft_w);
     assert_memory_equal(na->ft_b, nb->ft_b, sizeof na->ft_b);
@@ -485,7 +544,7 @@ static void test_nnue_factorizer(void **state)
     /* a warm start: the parent exactly */
     NnueNet *na = nnue_alloc(), *nb = nnue_alloc();
     nnue_float_quantize(nnue_trainer_net(plain), na);
-    nnue_trainer_init_from(g, na);
+    assert_true(nnue_trainer_init_from(g, na, err, sizeof err));
     nnue_float_quantize(nnue_trainer_net(g), nb);
     assert_memory_equal(na->ft_w, nb->ft_w, sizeof na->ft_w);
     assert_memory_equal(na->out_w, nb->out_w, sizeof na->out_w);
@@ -562,7 +621,7 @@ const struct CMUnitTest *nnue_train_tests(size_t *count)
         cmocka_unit_test(test_nnue_datagen_resumes),         cmocka_unit_test(test_nnue_trainer_matches_inference),
         cmocka_unit_test(test_nnue_training_lowers_loss),    cmocka_unit_test(test_nnue_checkpoint_resumes),
         cmocka_unit_test(test_nnue_validation_by_game),      cmocka_unit_test(test_nnue_init_from_net),
-        cmocka_unit_test(test_nnue_factorizer),             cmocka_unit_test(test_net_generation_resumes),
+        cmocka_unit_test(test_nnue_factorizer),             cmocka_unit_test(test_nnue_screlu_training),             cmocka_unit_test(test_net_generation_resumes),
     };
     *count = sizeof tests / sizeof tests[0];
     return tests;

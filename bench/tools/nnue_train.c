@@ -16,7 +16,8 @@
 /* Float ranges that keep the quantised sums inside int16 and int32: 32
  * inputs of 1.98 * QA fit an int16 lane. */
 #define FT_CLIP 1.98f
-#define OUT_CLIP ((float)NNUE_OUT_W_MAX / NNUE_QB)
+/* Layer 2's weights: what the quantised net of each activation holds. */
+static float out_clip(int activation) { return (float)nnue_out_w_max(activation) / (float)nnue_qb(activation); }
 /* The factorizer's inputs: a piece class on a point, whatever the king's
  * bucket (input i of the net is bucket i / FACT_INPUTS, then this). */
 #define FACT_INPUTS (NNUE_PIECE_CLASSES * SQUARE_NB)
@@ -105,6 +106,7 @@ NnueTrainer *nnue_trainer_new(const NnueTrainParams *params)
         raw.out_w[i] = (float)(rng_unit(&r) - 0.5) * 0.1f;
     t->rng = r;
     t->net = view(t->eff ? t->eff : t->params);
+    t->net.activation = t->p.screlu ? NNUE_SCRELU : NNUE_CRELU;
     fold(t);
     return t;
 }
@@ -129,8 +131,12 @@ void nnue_trainer_free(NnueTrainer *t)
 
 NnueFloat *nnue_trainer_net(NnueTrainer *t) { return &t->net; }
 
-void nnue_trainer_init_from(NnueTrainer *t, const NnueNet *net)
+bool nnue_trainer_init_from(NnueTrainer *t, const NnueNet *net, char *err, size_t errlen)
 {
+    if (net->activation != t->net.activation)
+        return err_set(err, errlen, "the net is %s, the training %s", nnue_arch(net->activation),
+                       nnue_arch(t->net.activation));
+    float qb = (float)nnue_qb(net->activation);
     NnueFloat raw = view(t->params);
     for (size_t i = 0; i < FT_PARAMS; i++)
         raw.ft_w[i] = (float)net->ft_w[i] / NNUE_QA;
@@ -138,8 +144,8 @@ void nnue_trainer_init_from(NnueTrainer *t, const NnueNet *net)
         raw.ft_b[i] = (float)net->ft_b[i] / NNUE_QA;
     for (int b = 0; b < NNUE_OUT_BUCKETS; b++) {
         for (int i = 0; i < 2 * H; i++)
-            raw.out_w[b * 2 * H + i] = (float)net->out_w[b][i] / NNUE_QB;
-        raw.out_b[b] = (float)((double)net->out_b[b] / ((double)NNUE_QA * NNUE_QB));
+            raw.out_w[b * 2 * H + i] = (float)net->out_w[b][i] / qb;
+        raw.out_b[b] = (float)((double)net->out_b[b] / ((double)NNUE_QA * qb));
     }
     memset(t->m, 0, NNUE_PARAMS * sizeof(float));
     memset(t->v, 0, NNUE_PARAMS * sizeof(float));
@@ -150,10 +156,22 @@ void nnue_trainer_init_from(NnueTrainer *t, const NnueNet *net)
         memset(t->fact_v, 0, FACT_PARAMS * sizeof(float));
     }
     fold(t);
+    return true;
 }
 int nnue_trainer_epoch_count(const NnueTrainer *t) { return t->epochs; }
 
 static inline double sigmoid(double x) { return 1.0 / (1.0 + exp(-x)); }
+
+/* Layer 2's activation of a layer-1 sum, and its slope. */
+static inline float activate(int activation, float a)
+{
+    float x = clampf(a, 0, 1);
+    return activation == NNUE_SCRELU ? x * x : x;
+}
+static inline float slope(int activation, float a)
+{
+    return a > 0 && a < 1 ? (activation == NNUE_SCRELU ? 2 * a : 1) : 0;
+}
 
 /* Layer 1 of both perspectives (side to move first); the output. */
 static float forward(const NnueFloat *net, const NnueSample *s, float acc[2][H], int feats[2][NNUE_MAX_ACTIVE],
@@ -174,7 +192,7 @@ static float forward(const NnueFloat *net, const NnueSample *s, float acc[2][H],
     float out = net->out_b[b];
     for (int h = 0; h < 2; h++)
         for (int k = 0; k < H; k++)
-            out += clampf(acc[h][k], 0, 1) * w[h * H + k];
+            out += activate(net->activation, acc[h][k]) * w[h * H + k];
     return out;
 }
 
@@ -246,8 +264,8 @@ static void *batch_part(void *arg)
         for (int h = 0; h < 2; h++)
             for (int k = 0; k < H; k++) {
                 float a = acc[h][k];
-                gw[h * H + k] += gout * clampf(a, 0, 1);
-                dacc[h][k] = a > 0 && a < 1 ? gout * w[h * H + k] : 0;
+                gw[h * H + k] += gout * activate(t->net.activation, a);
+                dacc[h][k] = gout * w[h * H + k] * slope(t->net.activation, a);
             }
         for (int h = 0; h < 2; h++) {
             for (int k = 0; k < H; k++)
@@ -274,6 +292,7 @@ static void adam_step(NnueTrainer *t, size_t used)
     float lr = (float)base * sqrtf(c2) / c1;
     float scale = 1.0f / (float)used;
     size_t ft = FT_PARAMS + H;
+    float oc = out_clip(t->net.activation);
     float *sum = t->grad[0];
     for (size_t i = 0; i < NNUE_PARAMS; i++) {
         float g = sum[i];
@@ -287,7 +306,7 @@ static void adam_step(NnueTrainer *t, size_t used)
         t->m[i] = b1 * t->m[i] + (1 - b1) * g;
         t->v[i] = b2 * t->v[i] + (1 - b2) * g * g;
         float x = t->params[i] - lr * t->m[i] / (sqrtf(t->v[i]) + eps);
-        t->params[i] = i < ft ? clampf(x, -FT_CLIP, FT_CLIP) : clampf(x, -OUT_CLIP, OUT_CLIP);
+        t->params[i] = i < ft ? clampf(x, -FT_CLIP, FT_CLIP) : clampf(x, -oc, oc);
     }
     if (!t->fact)
         return;
@@ -364,15 +383,17 @@ double nnue_train_epoch(NnueTrainer *t, const NnueRecord *recs, size_t nrecs)
 
 void nnue_float_quantize(const NnueFloat *net, NnueNet *out)
 {
+    float qb = (float)nnue_qb(net->activation), oc = out_clip(net->activation);
+    out->activation = net->activation;
     for (size_t i = 0; i < FT_PARAMS; i++)
         out->ft_w[i] = (int16_t)lrintf(clampf(net->ft_w[i], -FT_CLIP, FT_CLIP) * NNUE_QA);
     for (int i = 0; i < H; i++)
         out->ft_b[i] = (int16_t)lrintf(clampf(net->ft_b[i], -FT_CLIP, FT_CLIP) * NNUE_QA);
     for (int b = 0; b < NNUE_OUT_BUCKETS; b++) {
         for (int i = 0; i < 2 * H; i++)
-            out->out_w[b][i] = (int16_t)lrintf(clampf(net->out_w[b * 2 * H + i], -OUT_CLIP, OUT_CLIP) * NNUE_QB);
-        float lim = (float)NNUE_OUT_B_MAX / (NNUE_QA * NNUE_QB);
-        out->out_b[b] = (int32_t)lrintf(clampf(net->out_b[b], -lim, lim) * NNUE_QA * NNUE_QB);
+            out->out_w[b][i] = (int16_t)lrintf(clampf(net->out_w[b * 2 * H + i], -oc, oc) * qb);
+        float lim = (float)NNUE_OUT_B_MAX / (NNUE_QA * qb);
+        out->out_b[b] = (int32_t)lrintf(clampf(net->out_b[b], -lim, lim) * NNUE_QA * qb);
     }
 }
 
@@ -390,7 +411,8 @@ bool nnue_trainer_save(const NnueTrainer *t, const char *path, char *err, size_t
         return false;
     FILE *f = of.f;
     char arch[32] = {0};
-    memcpy(arch, NNUE_ARCH, strlen(NNUE_ARCH));
+    const char *name = nnue_arch(t->net.activation);
+    memcpy(arch, name, strlen(name));
     int32_t epochs = t->epochs;
     int64_t steps = t->steps;
     bool ok = fwrite(CKPT_MAGIC, 1, 8, f) == 8 && fwrite(arch, 1, 32, f) == 32 && fwrite(&epochs, 4, 1, f) == 1
@@ -419,11 +441,19 @@ bool nnue_trainer_load(NnueTrainer *t, const char *path, char *err, size_t errle
     int64_t steps;
     uint64_t rng;
     bool ok = fread(magic, 1, 8, f) == 8 && !memcmp(magic, CKPT_MAGIC, 8) && fread(arch, 1, 32, f) == 32
-              && !strcmp(arch, NNUE_ARCH) && fread(&epochs, 4, 1, f) == 1 && fread(&steps, 8, 1, f) == 1
-              && fread(&rng, 8, 1, f) == 1;
+              && fread(&epochs, 4, 1, f) == 1 && fread(&steps, 8, 1, f) == 1 && fread(&rng, 8, 1, f) == 1;
     if (!ok) {
         fclose(f);
-        return err_set(err, errlen, "%s is not a checkpoint of a %s net", path, NNUE_ARCH);
+        return err_set(err, errlen, "%s is not a checkpoint", path);
+    }
+    for (char *c = arch; *c; c++)
+        if (*c < 32 || *c > 126)
+            *c = '?';
+    if (strcmp(arch, nnue_arch(t->net.activation))) {
+        fclose(f);
+        return err_set(err, errlen, "%s is a checkpoint of a %s net, not of a %s one%s", path, arch,
+                       nnue_arch(t->net.activation),
+                       !strcmp(arch, NNUE_ARCH_SCRELU) ? ": resume with --screlu" : "");
     }
     ok = fread(t->params, sizeof(float), NNUE_PARAMS, f) == NNUE_PARAMS
          && fread(t->m, sizeof(float), NNUE_PARAMS, f) == NNUE_PARAMS

@@ -23,6 +23,7 @@ typedef struct {
     float *ft_b;  /* [NNUE_HIDDEN] */
     float *out_w; /* [NNUE_OUT_BUCKETS][2 * NNUE_HIDDEN] */
     float *out_b; /* [NNUE_OUT_BUCKETS] */
+    int activation; /* layer 2's: NNUE_CRELU or NNUE_SCRELU */
 } NnueFloat;
 
 #define NNUE_PARAMS                                                                                              \
@@ -39,6 +40,7 @@ typedef struct {
     int lr_drop;       /* after this many epochs lr is cut tenfold (0: never): a late drop settles the net */
     bool factorize;    /* train a row per piece class and point shared by every king bucket, added
                         * into each bucket's at export (the net's format does not change) */
+    bool screlu;       /* layer 2 squares its clipped inputs (NNUE_ARCH_SCRELU) */
 } NnueTrainParams;
 
 typedef struct NnueTrainer NnueTrainer;
@@ -51,8 +53,9 @@ int nnue_trainer_epoch_count(const NnueTrainer *t);
 
 /* Start from a quantised net (a warm start: the next generation learns
  * from the last): its weights divided by their scales, Adam's moments
- * cleared.  Quantising the result gives the net back exactly. */
-void nnue_trainer_init_from(NnueTrainer *t, const NnueNet *net);
+ * cleared.  Quantising the result gives the net back exactly.  False with
+ * the reason when its activation is not the trainer's. */
+bool nnue_trainer_init_from(NnueTrainer *t, const NnueNet *net, char *err, size_t errlen);
 
 /* One pass over the records in a shuffled order; the mean training loss
  * (the records that do not unpack are skipped). */

@@ -52,7 +52,7 @@ int nnue_eval_cli(int argc, char **argv)
     /* as the search sees it: drawish material scaled down */
     int v = eval_static(net, &pos);
     printf("net          %+d cp (%s to move's view), %+d for red  [%s, %s, output bucket %d, %s kernels]\n", v,
-           color_name(pos.side), pos.side == RED ? v : -v, net_path ? net_path : nnue_default_name(), NNUE_ARCH,
+           color_name(pos.side), pos.side == RED ? v : -v, net_path ? net_path : nnue_default_name(), nnue_arch(net->activation),
            nnue_out_bucket(&pos), nnue_kernels()->name);
     nnue_free(net);
     return 0;
@@ -85,6 +85,8 @@ static int train_usage(const char *why)
             "  --no-mirror       do not also train on every position mirrored left-right\n"
             "  --factorize       also train a row per piece and point shared by every king bucket\n"
             "                    (folded into the buckets' rows in NET; --resume needs the same)\n"
+            "  --screlu          layer 2 squares its clipped inputs (" NNUE_ARCH_SCRELU "; --init and\n"
+            "                    --resume need a net or checkpoint of the same)\n"
             "  --seed N          initial weights and shuffles (default 1)\n"
             "  --note TEXT       a line for the card (e.g. the datagen command)\n");
     return 2;
@@ -97,7 +99,7 @@ int nnue_train_cli(int argc, char **argv)
     long epochs = 10, batch = 16384, threads = host_cpus(), lr_drop = 0;
     double lr = 0.001, lambda = 0.75, validation = 0.05, lr_decay = 1;
     uint64_t seed = 1;
-    bool resume = false, mirror = true, factorize = false;
+    bool resume = false, mirror = true, factorize = false, screlu = false;
     if (threads < 1)
         threads = 1;
     const ArgOption opts[] = {
@@ -117,6 +119,7 @@ int nnue_train_cli(int argc, char **argv)
         ARG_FLAG("--resume", &resume, true),
         ARG_FLAG("--no-mirror", &mirror, false),
         ARG_FLAG("--factorize", &factorize, true),
+        ARG_FLAG("--screlu", &screlu, true),
     };
     const ArgSpec spec = {"train", opts, sizeof opts / sizeof opts[0], NULL, 0};
     char bad[ARGS_WHY_MAX];
@@ -174,7 +177,7 @@ int nnue_train_cli(int argc, char **argv)
         fprintf(stderr, "train: no positions in the data\n");
         return 1;
     }
-    NnueTrainParams p = {lambda, lr, (int)batch, (int)threads, seed, mirror, lr_decay, (int)lr_drop, factorize};
+    NnueTrainParams p = {lambda, lr, (int)batch, (int)threads, seed, mirror, lr_decay, (int)lr_drop, factorize, screlu};
     NnueTrainer *t = nnue_trainer_new(&p);
     if (!t) {
         fprintf(stderr, "train: out of memory\n");
@@ -196,12 +199,18 @@ int nnue_train_cli(int argc, char **argv)
             nnue_trainer_free(t);
             return 1;
         }
-        nnue_trainer_init_from(t, parent);
+        bool same = nnue_trainer_init_from(t, parent, err, sizeof err);
         nnue_free(parent);
+        if (!same) {
+            fprintf(stderr, "train: --init %s: %s\n", init, err);
+            nnue_trainer_free(t);
+            return 1;
+        }
     }
+    const char *arch = nnue_arch(nnue_trainer_net(t)->activation);
     printf("train: %zu positions (%zu training, %zu validation from every %zu-th of %zu game groups), %s, batch %ld, "
            "lr %g, lambda %g, %ld threads%s%s%s%s%s\n",
-           total, ntrain, nval, k, groups, NNUE_ARCH, batch, lr, lambda, threads, mirror ? ", mirrored too" : "",
+           total, ntrain, nval, k, groups, arch, batch, lr, lambda, threads, mirror ? ", mirrored too" : "",
            factorize ? ", factorized" : "",
            resume ? ", resumed" : "", init && !resume ? ", from " : "", init && !resume ? init : "");
     fflush(stdout);
@@ -237,7 +246,7 @@ int nnue_train_cli(int argc, char **argv)
     if (c) {
         /* file names only: the card travels with the net, the data's
          * folder is the machine's */
-        fprintf(c, "net          %s\narchitecture %s\n", base_name(out), NNUE_ARCH);
+        fprintf(c, "net          %s\narchitecture %s\n", base_name(out), arch);
         for (int i = 0; i < ndata; i++)
             fprintf(c, "data         %s (%zu positions)\n", base_name(data[i]), per_file[i]);
         fprintf(c, "positions    %zu (%zu training, %zu validation)\n", total, ntrain, nval);
@@ -257,7 +266,7 @@ int nnue_train_cli(int argc, char **argv)
         fclose(c);
     }
     if (ok)
-        printf("train: wrote %s (%s) and %s\n", out, NNUE_ARCH, card);
+        printf("train: wrote %s (%s) and %s\n", out, arch, card);
     nnue_free(net);
     nnue_trainer_free(t);
     free(train);

@@ -16,6 +16,15 @@
  *   output   centipawns = sum * NNUE_SCALE / (QA * QB), the side to move's
  *            view; the trainer fits sigmoid(output / NNUE_SCALE).
  *
+ * Architecture "xq-k6-7560x2-256-4-screlu" (NNUE_ARCH_SCRELU) is the same
+ * but for layer 2's activation, the square of the clipped ReLU (SCReLU:
+ * a unit's output grows faster near its top, which a net this shallow
+ * cannot otherwise express), with output weights scaled by
+ * NNUE_QB_SCRELU and at most NNUE_OUT_W_MAX_SCRELU, so that each
+ * activation times its weight fits int16: sum = (sum of v^2 w) / QA + bias,
+ * centipawns = sum * NNUE_SCALE / (QA * QB_SCRELU).  A net file says which
+ * it is; the engine reads both.
+ *
  * A search keeps an NnueStack: one accumulator pair per ply, updated
  * lazily (only when a node is evaluated) from the last computed ply by the
  * pieces the moves added and removed; a perspective whose king moved is
@@ -33,6 +42,7 @@
 #include "engine/board/position.h"
 
 #define NNUE_ARCH "xq-k6-7560x2-256-4"
+#define NNUE_ARCH_SCRELU "xq-k6-7560x2-256-4-screlu"
 #define NNUE_KING_BUCKETS 6
 #define NNUE_PIECE_CLASSES 14
 #define NNUE_INPUTS (NNUE_KING_BUCKETS * NNUE_PIECE_CLASSES * SQUARE_NB)
@@ -43,26 +53,43 @@
 #define NNUE_SCALE 400
 /* Bounds the loader enforces so that no sum can overflow int32. */
 #define NNUE_OUT_W_MAX 16000
+#define NNUE_QB_SCRELU 64
+#define NNUE_OUT_W_MAX_SCRELU 127 /* 255 x 127 fits int16 */
 #define NNUE_OUT_B_MAX 50000000
 #define NNUE_MAX_ACTIVE 32 /* pieces on the board, at most */
 /* The output is clamped to the evaluation's bound (EVAL_MAX, eval/eval.h,
  * which the net sits below). */
 #define NNUE_EVAL_MAX 20000
 
+/* Layer 2's activation. */
+enum { NNUE_CRELU, NNUE_SCRELU };
+
 typedef struct {
     alignas(64) int16_t ft_w[NNUE_INPUTS * NNUE_HIDDEN]; /* row i: input i's 256 weights */
     alignas(64) int16_t ft_b[NNUE_HIDDEN];
     alignas(64) int16_t out_w[NNUE_OUT_BUCKETS][2 * NNUE_HIDDEN]; /* side to move's half first */
     int32_t out_b[NNUE_OUT_BUCKETS];
+    int32_t activation; /* NNUE_CRELU or NNUE_SCRELU */
 } NnueNet;
 
-/* A net with every weight zero (free with nnue_free). */
+/* A net with every weight zero and a clipped ReLU (free with nnue_free). */
 NnueNet *nnue_alloc(void);
 void nnue_free(NnueNet *net);
+/* The architecture's name (NNUE_ARCH or NNUE_ARCH_SCRELU). */
+static inline const char *nnue_arch(int activation)
+{
+    return activation == NNUE_SCRELU ? NNUE_ARCH_SCRELU : NNUE_ARCH;
+}
+/* Layer 2's weight scale and bound. */
+static inline int nnue_qb(int activation) { return activation == NNUE_SCRELU ? NNUE_QB_SCRELU : NNUE_QB; }
+static inline int nnue_out_w_max(int activation)
+{
+    return activation == NNUE_SCRELU ? NNUE_OUT_W_MAX_SCRELU : NNUE_OUT_W_MAX;
+}
 
 /* ---- net files (nnue_file.c) ----
  * A net file is one zstd frame holding: "CHUHNNUE", the format version
- * (uint32), the architecture (NNUE_ARCH, 32 bytes, NUL-padded), inputs,
+ * (uint32), the architecture (NNUE_ARCH or NNUE_ARCH_SCRELU, 32 bytes, NUL-padded), inputs,
  * hidden size, output buckets, payload bytes (uint32 each), the payload's
  * FNV-1a 64 checksum (uint64), then the payload: ft_w, ft_b, out_w (int16),
  * out_b (int32), all little-endian. */
@@ -113,6 +140,8 @@ typedef struct {
                    int nsub);
     /* sum over k of crelu(us[k]) * w[k] + crelu(them[k]) * w[H + k] */
     int32_t (*output)(const int16_t *us, const int16_t *them, const int16_t *w);
+    /* the same with crelu(x)^2, exact (|w| <= NNUE_OUT_W_MAX_SCRELU) */
+    int64_t (*output_sq)(const int16_t *us, const int16_t *them, const int16_t *w);
 } NnueKernels;
 extern const NnueKernels NnuePlain;
 /* The SSE2 and AVX2 kernels: NULL where the compiler cannot build them

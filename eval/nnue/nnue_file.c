@@ -62,7 +62,8 @@ bool nnue_save_file(const NnueNet *net, const char *path, char *err, size_t errl
     memcpy(raw, MAGIC, 8);
     put32(raw + 8, NNUE_FILE_VERSION);
     memset(raw + 12, 0, ARCH_LEN);
-    memcpy(raw + 12, NNUE_ARCH, strlen(NNUE_ARCH));
+    const char *arch = nnue_arch(net->activation);
+    memcpy(raw + 12, arch, strlen(arch));
     put32(raw + 12 + ARCH_LEN, NNUE_INPUTS);
     put32(raw + 16 + ARCH_LEN, NNUE_HIDDEN);
     put32(raw + 20 + ARCH_LEN, NNUE_OUT_BUCKETS);
@@ -157,12 +158,13 @@ NnueNet *nnue_load_memory(const void *data, size_t size, char *err, size_t errle
     for (char *c = arch; *c; c++)
         if (*c < 32 || *c > 126)
             *c = '?';
-    if (strcmp(arch, NNUE_ARCH) || get32(raw + 12 + ARCH_LEN) != NNUE_INPUTS
+    int activation = !strcmp(arch, NNUE_ARCH_SCRELU) ? NNUE_SCRELU : NNUE_CRELU;
+    if (strcmp(arch, nnue_arch(activation)) || get32(raw + 12 + ARCH_LEN) != NNUE_INPUTS
         || get32(raw + 16 + ARCH_LEN) != NNUE_HIDDEN || get32(raw + 20 + ARCH_LEN) != NNUE_OUT_BUCKETS
         || get32(raw + 24 + ARCH_LEN) != PAYLOAD_BYTES) {
         err_set(err, errlen, "wrong architecture: the net is '%s' (%u inputs, %u hidden, %u outputs); this engine "
-                "reads '%s'", arch, get32(raw + 12 + ARCH_LEN), get32(raw + 16 + ARCH_LEN),
-                get32(raw + 20 + ARCH_LEN), NNUE_ARCH);
+                "reads '%s' and '%s'", arch, get32(raw + 12 + ARCH_LEN), get32(raw + 16 + ARCH_LEN),
+                get32(raw + 20 + ARCH_LEN), NNUE_ARCH, NNUE_ARCH_SCRELU);
         goto done;
     }
     if (n < FILE_BYTES) {
@@ -178,6 +180,7 @@ NnueNet *nnue_load_memory(const void *data, size_t size, char *err, size_t errle
         err_set(err, errlen, "out of memory");
         goto done;
     }
+    net->activation = activation;
     const unsigned char *p = raw + HEADER_BYTES;
     for (size_t i = 0; i < (size_t)NNUE_INPUTS * NNUE_HIDDEN; i++, p += 2)
         net->ft_w[i] = get16(p);
@@ -186,9 +189,9 @@ NnueNet *nnue_load_memory(const void *data, size_t size, char *err, size_t errle
     for (int b = 0; b < NNUE_OUT_BUCKETS; b++)
         for (int i = 0; i < 2 * NNUE_HIDDEN; i++, p += 2) {
             net->out_w[b][i] = get16(p);
-            if (abs(net->out_w[b][i]) > NNUE_OUT_W_MAX) {
+            if (abs(net->out_w[b][i]) > nnue_out_w_max(activation)) {
                 err_set(err, errlen, "corrupted: output weight %d out of range (at most %d)", net->out_w[b][i],
-                        NNUE_OUT_W_MAX);
+                        nnue_out_w_max(activation));
                 nnue_free(net);
                 net = NULL;
                 goto done;

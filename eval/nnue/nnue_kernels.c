@@ -71,7 +71,18 @@ static int32_t plain_output(const int16_t *us, const int16_t *them, const int16_
     return sum;
 }
 
-const NnueKernels NnuePlain = {"plain", plain_update, plain_output};
+/* SCReLU: (v * w) * v with v = crelu(x), as the SIMD kernels make it */
+static int64_t plain_output_sq(const int16_t *us, const int16_t *them, const int16_t *w)
+{
+    int64_t sum = 0;
+    for (int k = 0; k < NNUE_HIDDEN; k++) {
+        int32_t a = crelu(us[k]), b = crelu(them[k]);
+        sum += (int64_t)(a * w[k]) * a + (int64_t)(b * w[NNUE_HIDDEN + k]) * b;
+    }
+    return sum;
+}
+
+const NnueKernels NnuePlain = {"plain", plain_update, plain_output, plain_output_sq};
 
 /* ---- SSE2 kernels (every x86-64 CPU) ---- */
 
@@ -124,7 +135,27 @@ static int32_t sse2_output(const int16_t *us, const int16_t *them, const int16_t
     return _mm_cvtsi128_si32(s);
 }
 
-static const NnueKernels Sse2Kernels = {"sse2", sse2_update, sse2_output};
+/* SCReLU: v * w by mullo (exact in int16: 255 x 127 fits), times v summed
+ * in pairs by madd into int32 lanes (each lane 128 products of at most
+ * 255 x 255 x 127: 1.06e9, fits), the lanes summed in int64. */
+static int64_t sse2_output_sq(const int16_t *us, const int16_t *them, const int16_t *w)
+{
+    const __m128i zero = _mm_setzero_si128(), qa = _mm_set1_epi16(NNUE_QA);
+    __m128i sum = _mm_setzero_si128();
+    for (int half = 0; half < 2; half++) {
+        const int16_t *a = half ? them : us, *wh = w + half * NNUE_HIDDEN;
+        for (int k = 0; k < NNUE_HIDDEN; k += 8) {
+            __m128i x = _mm_min_epi16(_mm_max_epi16(_mm_loadu_si128((const __m128i *)(a + k)), zero), qa);
+            __m128i xw = _mm_mullo_epi16(x, _mm_loadu_si128((const __m128i *)(wh + k)));
+            sum = _mm_add_epi32(sum, _mm_madd_epi16(xw, x));
+        }
+    }
+    int32_t lane[4];
+    _mm_storeu_si128((__m128i *)lane, sum);
+    return (int64_t)lane[0] + lane[1] + lane[2] + lane[3];
+}
+
+static const NnueKernels Sse2Kernels = {"sse2", sse2_update, sse2_output, sse2_output_sq};
 const NnueKernels *const NnueSse2 = &Sse2Kernels;
 #else
 const NnueKernels *const NnueSse2 = NULL;
@@ -175,7 +206,29 @@ __attribute__((target("avx2"))) static int32_t avx2_output(const int16_t *us, co
     return _mm_cvtsi128_si32(s);
 }
 
-static const NnueKernels Avx2Kernels = {"avx2", avx2_update, avx2_output};
+/* SCReLU, as in SSE2: each of the 8 lanes sums 64 products */
+__attribute__((target("avx2"))) static int64_t avx2_output_sq(const int16_t *us, const int16_t *them,
+                                                              const int16_t *w)
+{
+    const __m256i zero = _mm256_setzero_si256(), qa = _mm256_set1_epi16(NNUE_QA);
+    __m256i sum = _mm256_setzero_si256();
+    for (int half = 0; half < 2; half++) {
+        const int16_t *a = half ? them : us, *wh = w + half * NNUE_HIDDEN;
+        for (int k = 0; k < NNUE_HIDDEN; k += 16) {
+            __m256i x = _mm256_min_epi16(_mm256_max_epi16(_mm256_loadu_si256((const __m256i *)(a + k)), zero), qa);
+            __m256i xw = _mm256_mullo_epi16(x, _mm256_loadu_si256((const __m256i *)(wh + k)));
+            sum = _mm256_add_epi32(sum, _mm256_madd_epi16(xw, x));
+        }
+    }
+    int32_t lane[8];
+    _mm256_storeu_si256((__m256i *)lane, sum);
+    int64_t total = 0;
+    for (int i = 0; i < 8; i++)
+        total += lane[i];
+    return total;
+}
+
+static const NnueKernels Avx2Kernels = {"avx2", avx2_update, avx2_output, avx2_output_sq};
 const NnueKernels *const NnueAvx2 = &Avx2Kernels;
 #else
 const NnueKernels *const NnueAvx2 = NULL;
@@ -227,7 +280,25 @@ static int32_t neon_output(const int16_t *us, const int16_t *them, const int16_t
     return vaddvq_s32(vaddq_s32(sum0, sum1));
 }
 
-static const NnueKernels NeonKernels = {"neon", neon_update, neon_output};
+/* SCReLU: v * w in int16 (exact), times v widened and accumulated in
+ * int32 (each of the 8 lanes 64 products: fits), summed in int64. */
+static int64_t neon_output_sq(const int16_t *us, const int16_t *them, const int16_t *w)
+{
+    const int16x8_t zero = vdupq_n_s16(0), qa = vdupq_n_s16(NNUE_QA);
+    int32x4_t sum0 = vdupq_n_s32(0), sum1 = vdupq_n_s32(0);
+    for (int half = 0; half < 2; half++) {
+        const int16_t *a = half ? them : us, *wh = w + half * NNUE_HIDDEN;
+        for (int k = 0; k < NNUE_HIDDEN; k += 8) {
+            int16x8_t x = vminq_s16(vmaxq_s16(vld1q_s16(a + k), zero), qa);
+            int16x8_t xw = vmulq_s16(x, vld1q_s16(wh + k));
+            sum0 = vmlal_s16(sum0, vget_low_s16(xw), vget_low_s16(x));
+            sum1 = vmlal_high_s16(sum1, xw, x);
+        }
+    }
+    return vaddlvq_s32(sum0) + vaddlvq_s32(sum1);
+}
+
+static const NnueKernels NeonKernels = {"neon", neon_update, neon_output, neon_output_sq};
 const NnueKernels *const NnueNeon = &NeonKernels;
 #else
 const NnueKernels *const NnueNeon = NULL;
