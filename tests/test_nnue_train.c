@@ -596,6 +596,18 @@ static void test_net_generation_resumes(void **state)
     assert_non_null(strstr(out, "[3/3] gate"));
     assert_non_null(strstr(out, "did not pass"));
     assert_null(strstr(out, "Resumed"));
+    /* a warm start says the parent's loss on the held-out games before any step, and its card keeps it */
+    char warm[2048];
+    snprintf(warm, sizeof warm, "%s train --data %s --data %s/data/master/master-n100.bin --out %s/warm.nnue --init %s "
+             "--epochs 1 --validation 0.5 --threads 1 && cat %s/warm.nnue.card",
+             test_engine_path(), data, dir, dir, nnue_default_name(), dir);
+    if (test_run(warm, out, sizeof out) != 0)
+        fail_msg("%s", out);
+    const char *zero = strstr(out, "epoch 0/1: validation loss ");
+    assert_non_null(zero);
+    double parent_loss = atof(zero + strlen("epoch 0/1: validation loss "));
+    assert_true(parent_loss > 0 && parent_loss < 0.25);
+    assert_non_null(strstr(out, "train/validation: parent 0."));
     /* run again: nothing is trained or played twice, the gate's games are counted from its PGN */
     if (test_run(cmd, out, sizeof out) != 0)
         fail_msg("%s", out);

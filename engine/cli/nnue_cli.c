@@ -217,6 +217,13 @@ int nnue_train_cli(int argc, char **argv)
     int64_t t0 = now_us();
     double train_loss = 0, val_loss = 0;
     char history[4096] = ""; /* this run's losses, for the card */
+    if (init && !resume && nval) {
+        /* the parent's own loss on this split: what the training has to beat */
+        val_loss = nnue_float_loss(nnue_trainer_net(t), val, nval, lambda);
+        printf("epoch 0/%ld: validation loss %.6f (%s)\n", epochs, val_loss, base_name(init));
+        fflush(stdout);
+        snprintf(history, sizeof history, "parent %.6f", val_loss);
+    }
     while (nnue_trainer_epoch_count(t) < epochs) {
         int64_t e0 = now_us();
         train_loss = nnue_train_epoch(t, train, ntrain);
