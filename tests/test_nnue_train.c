@@ -258,6 +258,27 @@ static void trainer_matches_inference(bool screlu)
     free(r);
 }
 
+/* Every weight of two float nets the same (their layers need not be one
+ * block: the factorizer's first layer is its own). */
+static void assert_float_nets_equal(const NnueFloat *a, const NnueFloat *b)
+{
+    assert_memory_equal(a->ft_w, b->ft_w, (size_t)NNUE_INPUTS * NNUE_HIDDEN * sizeof(float));
+    assert_memory_equal(a->ft_b, b->ft_b, NNUE_HIDDEN * sizeof(float));
+    assert_memory_equal(a->out_w, b->out_w, NNUE_OUT_BUCKETS * 2 * NNUE_HIDDEN * sizeof(float));
+    assert_memory_equal(a->out_b, b->out_b, NNUE_OUT_BUCKETS * sizeof(float));
+}
+
+/* Six epochs on n records take the loss below 0.6 of what it was. */
+static void trains_down(NnueTrainer *t, const NnueRecord *r, size_t n, double lambda, const char *what)
+{
+    double before = nnue_float_loss(nnue_trainer_net(t), r, n, lambda);
+    for (int e = 0; e < 6; e++)
+        nnue_train_epoch(t, r, n);
+    double after = nnue_float_loss(nnue_trainer_net(t), r, n, lambda);
+    print_message("%s: loss %.5f -> %.5f\n", what, before, after);
+    assert_true(after < 0.6 * before);
+}
+
 static void test_nnue_trainer_matches_inference(void **state)
 {
     (void)state;
@@ -278,12 +299,7 @@ static void test_nnue_screlu_training(void **state)
     NnueTrainer *s = nnue_trainer_new(&ps), *c = nnue_trainer_new(&pc);
     assert_non_null(s);
     assert_non_null(c);
-    double before = nnue_float_loss(nnue_trainer_net(s), r, 2000, ps.lambda);
-    for (int e = 0; e < 6; e++)
-        nnue_train_epoch(s, r, 2000);
-    double after = nnue_float_loss(nnue_trainer_net(s), r, 2000, ps.lambda);
-    print_message("screlu: loss %.5f -> %.5f\n", before, after);
-    assert_true(after < 0.6 * before);
+    trains_down(s, r, 2000, ps.lambda, "screlu");
     NnueNet *net = nnue_alloc();
     nnue_float_quantize(nnue_trainer_net(s), net);
     for (int b = 0; b < NNUE_OUT_BUCKETS; b++)
@@ -315,12 +331,7 @@ static void test_nnue_training_lowers_loss(void **state)
     NnueTrainParams p = small_params(2);
     NnueTrainer *t = nnue_trainer_new(&p);
     assert_non_null(t);
-    double before = nnue_float_loss(nnue_trainer_net(t), r, 2000, p.lambda);
-    for (int e = 0; e < 6; e++)
-        nnue_train_epoch(t, r, 2000);
-    double after = nnue_float_loss(nnue_trainer_net(t), r, 2000, p.lambda);
-    print_message("loss %.5f -> %.5f\n", before, after);
-    assert_true(after < 0.6 * before);
+    trains_down(t, r, 2000, p.lambda, "clipped ReLU");
     nnue_trainer_free(t);
     free(r);
 }
@@ -342,7 +353,7 @@ static void test_nnue_checkpoint_resumes(void **state)
     double la = nnue_train_epoch(a, r, 800), lb = nnue_train_epoch(b, r, 800);
     assert_true(la == lb);
     NnueFloat *fa = nnue_trainer_net(a), *fb = nnue_trainer_net(b);
-    assert_memory_equal(fa->ft_w, fb->ft_w, NNUE_PARAMS * sizeof(float));
+    assert_float_nets_equal(fa, fb);
     /* not a checkpoint */
     FILE *f = fopen(path, "wb");
     fputs("nope", f);
@@ -503,7 +514,7 @@ static void test_nnue_factorizer(void **state)
     assert_non_null(f);
     assert_non_null(plain);
     /* the same draw of weights: the shared rows start at zero */
-    assert_memory_equal(nnue_trainer_net(f)->ft_w, nnue_trainer_net(plain)->ft_w, NNUE_PARAMS * sizeof(float));
+    assert_float_nets_equal(nnue_trainer_net(f), nnue_trainer_net(plain));
     float row0[NNUE_HIDDEN], seen0[NNUE_HIDDEN];
     memcpy(row0, nnue_trainer_net(f)->ft_w + (size_t)unseen * NNUE_HIDDEN, sizeof row0);
     memcpy(seen0, nnue_trainer_net(f)->ft_w + (size_t)seen * NNUE_HIDDEN, sizeof seen0);
@@ -532,9 +543,9 @@ static void test_nnue_factorizer(void **state)
     assert_non_null(g);
     assert_true(nnue_trainer_save(f, path, err, sizeof err));
     assert_true(nnue_trainer_load(g, path, err, sizeof err));
-    assert_memory_equal(nnue_trainer_net(f)->ft_w, nnue_trainer_net(g)->ft_w, NNUE_PARAMS * sizeof(float));
+    assert_float_nets_equal(nnue_trainer_net(f), nnue_trainer_net(g));
     assert_true(nnue_train_epoch(f, r, 800) == nnue_train_epoch(g, r, 800));
-    assert_memory_equal(nnue_trainer_net(f)->ft_w, nnue_trainer_net(g)->ft_w, NNUE_PARAMS * sizeof(float));
+    assert_float_nets_equal(nnue_trainer_net(f), nnue_trainer_net(g));
     assert_false(nnue_trainer_load(plain, path, err, sizeof err));
     assert_non_null(strstr(err, "with the factorizer"));
     assert_true(nnue_trainer_save(plain, path, err, sizeof err));

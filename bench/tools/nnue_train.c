@@ -30,8 +30,8 @@ struct NnueTrainer {
     float **grad;          /* one gradient per thread */
     double *loss;          /* per thread, of the current batch */
     /* With the factorizer: its weights and their Adam moments (FACT_PARAMS
-     * each), and the net the batches see, params with fact added to every
-     * bucket's row (NNUE_PARAMS); without it, net views params. */
+     * each), and the first layer the batches see, params' with fact added
+     * to every bucket's row (FT_PARAMS); net views params but for that. */
     float *fact, *fact_m, *fact_v, *eff;
     NnueFloat net;
     int epochs;
@@ -66,7 +66,6 @@ static void fold(NnueTrainer *t)
         for (size_t i = 0; i < FACT_PARAMS; i++)
             e[i] = clampf(w[i] + t->fact[i], -FT_CLIP, FT_CLIP);
     }
-    memcpy(t->eff + FT_PARAMS, t->params + FT_PARAMS, (NNUE_PARAMS - FT_PARAMS) * sizeof(float));
 }
 
 NnueTrainer *nnue_trainer_new(const NnueTrainParams *params)
@@ -89,7 +88,7 @@ NnueTrainer *nnue_trainer_new(const NnueTrainParams *params)
         t->fact = calloc(FACT_PARAMS, sizeof(float));
         t->fact_m = calloc(FACT_PARAMS, sizeof(float));
         t->fact_v = calloc(FACT_PARAMS, sizeof(float));
-        t->eff = malloc(NNUE_PARAMS * sizeof(float));
+        t->eff = malloc(FT_PARAMS * sizeof(float));
         ok = t->fact && t->fact_m && t->fact_v && t->eff;
     }
     if (!ok) {
@@ -105,7 +104,9 @@ NnueTrainer *nnue_trainer_new(const NnueTrainParams *params)
     for (int i = 0; i < NNUE_OUT_BUCKETS * 2 * H; i++)
         raw.out_w[i] = (float)(rng_unit(&r) - 0.5) * 0.1f;
     t->rng = r;
-    t->net = view(t->eff ? t->eff : t->params);
+    t->net = raw;
+    if (t->eff)
+        t->net.ft_w = t->eff;
     t->net.activation = t->p.screlu ? NNUE_SCRELU : NNUE_CRELU;
     fold(t);
     return t;

@@ -52,8 +52,8 @@ int nnue_eval_cli(int argc, char **argv)
     /* as the search sees it: drawish material scaled down */
     int v = eval_static(net, &pos);
     printf("net          %+d cp (%s to move's view), %+d for red  [%s, %s, output bucket %d, %s kernels]\n", v,
-           color_name(pos.side), pos.side == RED ? v : -v, net_path ? net_path : nnue_default_name(), nnue_arch(net->activation),
-           nnue_out_bucket(&pos), nnue_kernels()->name);
+           color_name(pos.side), pos.side == RED ? v : -v, net_path ? net_path : nnue_default_name(),
+           nnue_arch(net->activation), nnue_out_bucket(&pos), nnue_kernels()->name);
     nnue_free(net);
     return 0;
 }

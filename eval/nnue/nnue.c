@@ -50,14 +50,9 @@ void nnue_refresh(const NnueNet *net, const Position *pos, int p, int16_t out[NN
 
 int nnue_output(const NnueNet *net, const int16_t *us, const int16_t *them, int bucket, const NnueKernels *k)
 {
-    int64_t sum, v;
-    if (net->activation == NNUE_SCRELU) {
-        sum = k->output_sq(us, them, net->out_w[bucket]) / NNUE_QA + net->out_b[bucket];
-        v = sum * NNUE_SCALE / (NNUE_QA * NNUE_QB_SCRELU);
-    } else {
-        sum = (int64_t)k->output(us, them, net->out_w[bucket]) + net->out_b[bucket];
-        v = sum * NNUE_SCALE / (NNUE_QA * NNUE_QB);
-    }
+    int64_t sum = net->activation == NNUE_SCRELU ? k->output_sq(us, them, net->out_w[bucket]) / NNUE_QA
+                                                 : k->output(us, them, net->out_w[bucket]);
+    int64_t v = (sum + net->out_b[bucket]) * NNUE_SCALE / (NNUE_QA * nnue_qb(net->activation));
     return v > NNUE_EVAL_MAX ? NNUE_EVAL_MAX : v < -NNUE_EVAL_MAX ? -NNUE_EVAL_MAX : (int)v;
 }
 
