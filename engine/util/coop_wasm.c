@@ -10,8 +10,11 @@
 #include <stdbool.h>
 #include <stdlib.h>
 
-#define MAIN_STACK (8u << 20)      /* the first fiber's C stack: main()'s 8 MB */
-#define DEFAULT_STACK (256u << 10) /* a thread's C stack when its creator names none */
+/* Every fiber's C stack: main()'s 8 MB, and a search thread's (search/threads.c asks 8 MB).  The
+ * size a creator sets in its pthread_attr_t cannot be read back here: emscripten's pthread stubs
+ * of a build without threads keep none (pthread_attr_getstacksize gives 0), and a fiber on a
+ * stack of 0 bytes writes its frames over whatever the heap holds below it. */
+#define FIBER_STACK (8u << 20)
 #define ASYNCIFY_STACK (1u << 20)  /* a fiber's unwound call stack: deep in a search */
 #define SLICE_MS 20.0              /* the search's turn between two coop_points that yield */
 
@@ -136,7 +139,7 @@ int coop_main(int (*fn)(int, char **), int argc, char **argv)
     S.sched.waiting_on = &S.sched; /* the scheduler is never a fiber's turn */
     S.current = S.last = &S.sched;
     MainCall call = {fn, argc, argv, 1};
-    Fiber *first = fiber_new(main_fiber, &call, MAIN_STACK);
+    Fiber *first = fiber_new(main_fiber, &call, FIBER_STACK);
     if (!first)
         return 1;
     while (!first->done) {
@@ -170,10 +173,8 @@ void coop_point(void)
 
 int coop_create(pthread_t *thread, const pthread_attr_t *attr, void *(*fn)(void *), void *arg)
 {
-    size_t stack = DEFAULT_STACK;
-    if (attr)
-        pthread_attr_getstacksize(attr, &stack);
-    Fiber *f = fiber_new(fn, arg, stack);
+    (void)attr; /* its stack size is lost (FIBER_STACK) */
+    Fiber *f = fiber_new(fn, arg, FIBER_STACK);
     if (!f)
         return EAGAIN;
     *thread = (pthread_t)f;

@@ -25,6 +25,13 @@
     self.chuhanStarted = true;
 
     function post(line) { postMessage(line); }
+    // A trap in the engine where a promise runs it (the single-thread build
+    // resumes from its pauses in promise callbacks) would end it without a
+    // word, the page waiting for ever: say it as the protocols say errors.
+    self.addEventListener('unhandledrejection', function (e) {
+        var why = e.reason && e.reason.message ? e.reason.message : String(e.reason);
+        post('info string fatal error: ' + why);
+    });
     var mod = { print: post, printErr: post };
     if (factory === (typeof Chuhan === 'function' ? Chuhan : null))
         mod.mainScriptUrlOrBlob = self.location.href; // what the pthreads' workers load

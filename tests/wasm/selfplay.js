@@ -32,6 +32,11 @@ class Engine {
         this.worker = new Worker(url);
         this.worker.onmessage = (e) => {
             this.lines.push(e.data);
+            if (/^info string fatal error: /.test(e.data)) { // the engine is dead: no wait for it
+                this.waiters.forEach((w) => w.reject(new Error(e.data)));
+                this.waiters = [];
+                return;
+            }
             this.waiters = this.waiters.filter((w) => !w.test(e.data) || (w.resolve(e.data), false));
         };
         this.worker.onerror = (e) => {
