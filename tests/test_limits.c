@@ -255,7 +255,10 @@ static void test_game_length_xboard(void **state)
     ep_send(&ep, "sd 2");
     ep_send(&ep, "go");
     limits_expect_either(&ep, "move ", "1/2-1/2", LIMITS_WAIT_MS);
+    /* and a new game starts from nothing: `new` clears the depth limit, and
+     * the default clock would have it think for half the test's wait */
     ep_send(&ep, "new");
+    ep_send(&ep, "sd 2");
     ep_send(&ep, "go");
     ep_want(&ep, "move ", LIMITS_WAIT_MS);
 }
