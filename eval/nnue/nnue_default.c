@@ -7,7 +7,7 @@
 #include "engine/util/error.h"
 
 /* bench/tools/net-generation.sh reads this line to find the current default. */
-#define NNUE_DEFAULT_FILE "eval/nets/gen2.nnue"
+#define NNUE_DEFAULT_FILE "eval/nets/gen3.nnue"
 
 EMBED_FILE(chuhan_default_net, NNUE_DEFAULT_FILE);
 
