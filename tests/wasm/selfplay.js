@@ -33,17 +33,20 @@ class Engine {
         this.worker.onmessage = (e) => {
             this.lines.push(e.data);
             if (/^info string fatal error: /.test(e.data)) { // the engine is dead: no wait for it
-                this.waiters.forEach((w) => w.reject(new Error(e.data)));
-                this.waiters = [];
+                this.failAll(e.data);
                 return;
             }
             this.waiters = this.waiters.filter((w) => !w.test(e.data) || (w.resolve(e.data), false));
         };
         this.worker.onerror = (e) => {
             this.lines.push('worker error: ' + e.message);
-            this.waiters.forEach((w) => w.reject(new Error('worker error: ' + e.message)));
-            this.waiters = [];
+            this.failAll('worker error: ' + e.message);
         };
+    }
+    // Every wait under way fails with the reason, at once.
+    failAll(reason) {
+        this.waiters.forEach((w) => w.reject(new Error(reason)));
+        this.waiters = [];
     }
     send(line) {
         this.worker.postMessage(line);
@@ -52,7 +55,11 @@ class Engine {
         const test = (line) => pattern.test(line);
         return new Promise((resolve, reject) => {
             const timer = setTimeout(() => reject(new Error('no ' + what + ' within ' + ms + ' ms')), ms);
-            this.waiters.push({ test, resolve: (l) => { clearTimeout(timer); resolve(l); }, reject });
+            this.waiters.push({
+                test,
+                resolve: (l) => { clearTimeout(timer); resolve(l); },
+                reject: (err) => { clearTimeout(timer); reject(err); },
+            });
         });
     }
     terminate() {
