@@ -54,12 +54,17 @@ class Engine {
     wait(pattern, ms, what) {
         const test = (line) => pattern.test(line);
         return new Promise((resolve, reject) => {
-            const timer = setTimeout(() => reject(new Error('no ' + what + ' within ' + ms + ' ms')), ms);
-            this.waiters.push({
+            const waiter = {
                 test,
                 resolve: (l) => { clearTimeout(timer); resolve(l); },
                 reject: (err) => { clearTimeout(timer); reject(err); },
-            });
+            };
+            // a wait that times out leaves the list: no later line settles it
+            const timer = setTimeout(() => {
+                this.waiters = this.waiters.filter((w) => w !== waiter);
+                reject(new Error('no ' + what + ' within ' + ms + ' ms'));
+            }, ms);
+            this.waiters.push(waiter);
         });
     }
     terminate() {
