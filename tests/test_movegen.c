@@ -222,12 +222,13 @@ static void test_generators_match_naive(void **state)
         "r1bakab1r/9/1c2c4/p3p3p/2p3p2/2P3P2/P3P3P/1C2C4/9/R1BAKAB1R w - - 0 1",
     };
     uint64_t rng = 2026;
-    long nodes = 0;
-    for (int game = 0; game < 60; game++) {
+    long nodes = 0, in_check = 0;
+    for (int game = 0; game < 120; game++) {
         assert_true(pos_set_fen(&pos, fens[game % 6], NULL, 0));
         for (int ply = 0; ply < 120; ply++) {
             check_generators(&pos);
             nodes++;
+            in_check += pos_in_check(&pos);
             Move moves[MAX_MOVES];
             int n = gen_legal(&pos, moves);
             if (!n)
@@ -237,10 +238,16 @@ static void test_generators_match_naive(void **state)
             for (int k = 0; k < n && rng_next(&rng) % 3 == 0; k++)
                 if (pos_is_capture(&pos, moves[k]))
                     m = moves[k];
+            /* and checks in every other game, so that evasions are many */
+            if (game % 2)
+                for (int k = 0; k < n; k++)
+                    if (rng_next(&rng) % 4 == 0 && pos_gives_check(&pos, moves[k]))
+                        m = moves[k];
             pos_do_move(&pos, m);
         }
     }
-    assert_true(nodes > 3000);
+    assert_true(nodes > 8000);
+    assert_true(in_check > 600); /* evasions compared on hundreds of checks */
 }
 
 static void test_gives_check_by_capture(void **state)

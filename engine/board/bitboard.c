@@ -23,6 +23,7 @@ Bitboard HorseAttackers[SQUARE_NB][16];
 Bitboard ElephantMoves[SQUARE_NB][16];
 Bitboard BetweenBB[SQUARE_NB][SQUARE_NB];
 Bitboard LineBB[SQUARE_NB];
+Bitboard AttackSpanBB[SQUARE_NB];
 
 RankAttack RankAttacks[FILE_NB][128];
 FileAttack FileAttacks[SQUARE_NB][256];
@@ -233,6 +234,12 @@ static void init_lines(void)
     for (int s = 0; s < SQUARE_NB; s++) {
         int f = sq_file(s), r = sq_rank(s);
         LineBB[s] = (FileBB[f] | RankBB[r]) & ~SquareBB[s];
+        /* the rook's and cannon's lines to s and the horses' legs next to it */
+        AttackSpanBB[s] = LineBB[s];
+        for (int df = -1; df <= 1; df += 2)
+            for (int dr = -1; dr <= 1; dr += 2)
+                if (f + df >= 0 && f + df < FILE_NB && r + dr >= 0 && r + dr < RANK_NB)
+                    AttackSpanBB[s] |= SquareBB[make_square(f + df, r + dr)];
         FileMask[s] = FileBB[f] & ~RankBB[0] & ~RankBB[9] & ~SquareBB[s];
         FileFoldMask[s] = file_fold(s, FileMask[s]);
         for (int t = 0; t < SQUARE_NB; t++) {

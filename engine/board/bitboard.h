@@ -39,6 +39,7 @@ extern Bitboard HorseAttackers[SQUARE_NB][16];      /* by the occupancy of s's 4
 extern Bitboard ElephantMoves[SQUARE_NB][16];       /* by the occupancy of the 4 eyes */
 extern Bitboard BetweenBB[SQUARE_NB][SQUARE_NB];    /* strictly between, same rank or file */
 extern Bitboard LineBB[SQUARE_NB];                  /* rank and file of s, without s */
+extern Bitboard AttackSpanBB[SQUARE_NB];            /* LineBB and the 4 diagonal points: what decides s's attackers */
 
 typedef struct {
     uint16_t rook, cannon; /* 9-bit rank patterns */

@@ -1,6 +1,7 @@
 /* Move generation. */
 #include "movegen.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static inline Move *serialize(Move *out, int from, Bitboard targets)
@@ -66,9 +67,27 @@ int gen_legal(const Position *pos, Move *out)
 int gen_evasions(const Position *pos, Move *out)
 {
     int n = gen_pseudo(pos, out), k = 0;
-    for (int i = 0; i < n; i++)
-        if (pos_king_safe_after(pos, move_from(out[i]), move_to(out[i])))
+    /* The points that decide each check: the checker, the points between
+     * it and the king (a rook's or pawn's line, a cannon's screen) and a
+     * horse's leg.  A move of another piece that neither leaves nor lands
+     * on one of them leaves every check as it is. */
+    int ksq = pos->king_sq[pos->side];
+    Bitboard span = 0, checkers = pos_state(pos)->checkers;
+    BB_FOR_EACH(checkers, c, {
+        span |= SquareBB[c] | BetweenBB[ksq][c];
+        if (piece_type(pos->board[c]) == HORSE) {
+            /* the leg: next to the horse, a step toward the king on the longer leg of the move */
+            int df = sq_file(ksq) - sq_file(c), dr = sq_rank(ksq) - sq_rank(c);
+            span |= SquareBB[abs(dr) == 2 ? c + (dr > 0 ? FILE_NB : -FILE_NB) : c + (df > 0 ? 1 : -1)];
+        }
+    });
+    for (int i = 0; i < n; i++) {
+        int from = move_from(out[i]), to = move_to(out[i]);
+        if (from != ksq && !((SquareBB[from] | SquareBB[to]) & span))
+            continue;
+        if (pos_king_safe_after(pos, from, to))
             out[k++] = out[i];
+    }
     return k;
 }
 
