@@ -183,6 +183,16 @@ static inline Bitboard horse_moves(int s, Bitboard occ) { return HorseMoves[s][o
 static inline Bitboard horse_attackers(int s, Bitboard occ) { return HorseAttackers[s][diag_index(s, occ)]; }
 static inline Bitboard elephant_moves(int s, Bitboard occ) { return ElephantMoves[s][diag_index(s, occ)]; }
 
+/* The leg of a horse on horse that reaches target: the point next to it,
+ * a step toward target along the longer side of the move. */
+static inline int horse_leg(int horse, int target)
+{
+    int dr = sq_rank(target) - sq_rank(horse);
+    if (dr == 2 || dr == -2)
+        return horse + (dr > 0 ? FILE_NB : -FILE_NB);
+    return horse + (sq_file(target) > sq_file(horse) ? 1 : -1);
+}
+
 /* Reference implementations walking the board point by point: used to fill
  * the tables and by the tests to check them. */
 Bitboard slow_rook_attacks(int s, Bitboard occ);

@@ -1,7 +1,6 @@
 /* Move generation. */
 #include "movegen.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 static inline Move *serialize(Move *out, int from, Bitboard targets)
@@ -75,11 +74,8 @@ int gen_evasions(const Position *pos, Move *out)
     Bitboard span = 0, checkers = pos_state(pos)->checkers;
     BB_FOR_EACH(checkers, c, {
         span |= SquareBB[c] | BetweenBB[ksq][c];
-        if (piece_type(pos->board[c]) == HORSE) {
-            /* the leg: next to the horse, a step toward the king on the longer leg of the move */
-            int df = sq_file(ksq) - sq_file(c), dr = sq_rank(ksq) - sq_rank(c);
-            span |= SquareBB[abs(dr) == 2 ? c + (dr > 0 ? FILE_NB : -FILE_NB) : c + (df > 0 ? 1 : -1)];
-        }
+        if (piece_type(pos->board[c]) == HORSE)
+            span |= SquareBB[horse_leg(c, ksq)];
     });
     for (int i = 0; i < n; i++) {
         int from = move_from(out[i]), to = move_to(out[i]);

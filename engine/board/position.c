@@ -39,14 +39,6 @@ void zobrist_init(void)
 
 /* ---- check information ---- */
 
-static int horse_leg(int horse, int target)
-{
-    int dr = sq_rank(target) - sq_rank(horse);
-    if (dr == 2 || dr == -2)
-        return horse + (dr > 0 ? FILE_NB : -FILE_NB);
-    return horse + (sq_file(target) > sq_file(horse) ? 1 : -1);
-}
-
 Bitboard pos_attackers(const Position *pos, int s, int c, Bitboard occ)
 {
     Bitboard theirs = pos->by_color[c];
