@@ -95,24 +95,42 @@ static Move pick_best(MovePicker *mp)
     return mp->moves[mp->cur++];
 }
 
-/* Insertion sort of the quiet moves, best first (only those above limit
- * sorted; the rest keep generation order at the end). */
-static void sort_partial(MovePicker *mp, int limit)
+/* The quiet moves scored at limit or above (and the first move, whatever
+ * its score) to the front, in generation order; the others behind them.
+ * The front is sorted as it is used (next_sorted), since a cutoff often
+ * comes after a few moves. */
+static void partition_quiets(MovePicker *mp, int limit)
 {
-    for (int i = mp->cur + 1, sorted = mp->cur; i < mp->end; i++)
+    int sorted = mp->cur;
+    for (int i = mp->cur + 1; i < mp->end; i++)
         if (mp->scores[i] >= limit) {
             Move m = mp->moves[i];
             int sc = mp->scores[i];
             mp->moves[i] = mp->moves[++sorted];
             mp->scores[i] = mp->scores[sorted];
-            int j = sorted;
-            for (; j > mp->cur && mp->scores[j - 1] < sc; j--) {
-                mp->moves[j] = mp->moves[j - 1];
-                mp->scores[j] = mp->scores[j - 1];
-            }
-            mp->moves[j] = m;
-            mp->scores[j] = sc;
+            mp->moves[sorted] = m;
+            mp->scores[sorted] = sc;
         }
+    mp->sorted_end = mp->end > mp->cur ? sorted + 1 : mp->cur;
+}
+
+/* The best of the front's remaining moves, the first of equals, to
+ * position cur (the ones before it shift up one, keeping their order). */
+static Move next_sorted(MovePicker *mp)
+{
+    int best = mp->cur;
+    for (int i = mp->cur + 1; i < mp->sorted_end; i++)
+        if (mp->scores[i] > mp->scores[best])
+            best = i;
+    Move m = mp->moves[best];
+    int sc = mp->scores[best];
+    for (int j = best; j > mp->cur; j--) {
+        mp->moves[j] = mp->moves[j - 1];
+        mp->scores[j] = mp->scores[j - 1];
+    }
+    mp->moves[mp->cur] = m;
+    mp->scores[mp->cur] = sc;
+    return mp->moves[mp->cur++];
 }
 
 static bool is_special(const MovePicker *mp, Move m)
@@ -172,16 +190,16 @@ Move mp_next(MovePicker *mp, bool skip_quiets)
                 mp->end = gen_quiets(pos, mp->moves);
                 for (int i = 0; i < mp->end; i++)
                     mp->scores[i] = quiet_score(mp, mp->moves[i]);
-                sort_partial(mp, -4000);
+                partition_quiets(mp, -4000);
             } else {
-                mp->cur = mp->end = 0;
+                mp->cur = mp->end = mp->sorted_end = 0;
             }
             mp->stage++;
             break;
 
         case STAGE_QUIET:
             while (!skip_quiets && mp->cur < mp->end) {
-                Move m = mp->moves[mp->cur++];
+                Move m = mp->cur < mp->sorted_end ? next_sorted(mp) : mp->moves[mp->cur++];
                 if (!is_special(mp, m))
                     return m;
             }

@@ -15,6 +15,7 @@ typedef struct {
     const ContHist *cont[2]; /* after the previous move and the one before (NULL in quiescence) */
     int stage;
     int cur, end, bad_end;
+    int sorted_end; /* quiet moves: the front sorted as it is used ends here */
     bool qs_checks;
     Move moves[MAX_MOVES];
     int scores[MAX_MOVES];

@@ -71,6 +71,7 @@ int main(int argc, char **argv)
                  {"rules", rules_tests},
                  {"notation", notation_tests},
                  {"book", book_tests},
+                 {"movepick", movepick_tests},
                  {"search", search_tests},
                  {"uci", uci_tests},
                  {"ucci", ucci_tests},

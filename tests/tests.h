@@ -18,6 +18,7 @@ const struct CMUnitTest *movegen_tests(size_t *count);
 const struct CMUnitTest *rules_tests(size_t *count);
 const struct CMUnitTest *notation_tests(size_t *count);
 const struct CMUnitTest *book_tests(size_t *count);
+const struct CMUnitTest *movepick_tests(size_t *count);
 const struct CMUnitTest *search_tests(size_t *count);
 const struct CMUnitTest *uci_tests(size_t *count);
 const struct CMUnitTest *ucci_tests(size_t *count);
