@@ -234,12 +234,11 @@ Move mp_next(MovePicker *mp, bool skip_quiets)
             break;
 
         case STAGE_QS_CHECK_INIT: {
-            Move quiets[MAX_MOVES];
-            int n = gen_quiets(pos, quiets);
+            int n = gen_quiet_checks(pos, mp->moves);
             mp->cur = mp->end = 0;
             for (int i = 0; i < n; i++)
-                if (quiets[i] != mp->tt_move && pos_gives_check(pos, quiets[i]))
-                    mp->moves[mp->end++] = quiets[i];
+                if (mp->moves[i] != mp->tt_move)
+                    mp->moves[mp->end++] = mp->moves[i];
             mp->stage++;
             break;
         }

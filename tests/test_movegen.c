@@ -203,6 +203,14 @@ static void check_generators(Position *p)
             fail_msg("pos_gives_check(%s) in %s says %d", text, fen, predicted);
         }
     }
+    /* gen_quiet_checks: the quiet moves that give check, in gen_quiets' order */
+    Move checks[MAX_MOVES], expected[MAX_MOVES];
+    int nqc = gen_quiet_checks(p, checks), ne = 0;
+    for (int i = 0; i < nq; i++)
+        if (pos_gives_check(p, quiets[i]))
+            expected[ne++] = quiets[i];
+    assert_int_equal(nqc, ne);
+    assert_memory_equal(checks, expected, (size_t)ne * sizeof(Move));
     /* pos_legal agrees with the legal list */
     int nlegal = 0;
     for (int i = 0; i < np; i++)

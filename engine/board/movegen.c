@@ -49,6 +49,42 @@ int gen_quiets(const Position *pos, Move *out)
     return (int)(generate(pos, out, 0, BoardBB & ~pos->occupied) - out);
 }
 
+/* A piece off the enemy king's span (its rank, file and diagonal points:
+ * AttackSpanBB) gives check by a quiet move only if it lands on the span,
+ * or, a horse, on a point from which it attacks the king (pos_gives_check
+ * says why); only those moves are tested, in generate()'s order. */
+int gen_quiet_checks(const Position *pos, Move *out)
+{
+    int us = pos->side, ksq = pos->king_sq[!us];
+    Bitboard occ = pos->occupied, own = pos->by_color[us], empty = BoardBB & ~occ;
+    Bitboard span = AttackSpanBB[ksq];
+    Bitboard horse_points = span | horse_attackers(ksq, occ);
+    Move *end = out, *p;
+    Bitboard b;
+
+#define ONTO(points) (bb_test(span, s) ? empty : empty & (points))
+    b = pos->by_type[ROOK] & own;
+    BB_FOR_EACH(b, s, { end = serialize(end, s, rook_attacks(s, occ) & ONTO(span)); });
+    b = pos->by_type[CANNON] & own;
+    BB_FOR_EACH(b, s, { end = serialize(end, s, rook_attacks(s, occ) & ONTO(span)); });
+    b = pos->by_type[HORSE] & own;
+    BB_FOR_EACH(b, s, { end = serialize(end, s, horse_moves(s, occ) & ONTO(horse_points)); });
+    b = pos->by_type[PAWN] & own;
+    BB_FOR_EACH(b, s, { end = serialize(end, s, PawnMoves[us][s] & ONTO(span)); });
+    b = pos->by_type[ELEPHANT] & own;
+    BB_FOR_EACH(b, s, { end = serialize(end, s, elephant_moves(s, occ) & ONTO(span)); });
+    b = pos->by_type[ADVISOR] & own;
+    BB_FOR_EACH(b, s, { end = serialize(end, s, AdvisorMoves[s] & ONTO(span)); });
+    int s = pos->king_sq[us];
+    end = serialize(end, s, KingMoves[s] & ONTO(span));
+#undef ONTO
+    int n = 0;
+    for (p = out; p < end; p++)
+        if (pos_gives_check(pos, *p))
+            out[n++] = *p;
+    return n;
+}
+
 int gen_pseudo(const Position *pos, Move *out)
 {
     return (int)(generate(pos, out, pos->by_color[!pos->side], BoardBB & ~pos->occupied) - out);

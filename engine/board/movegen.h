@@ -11,6 +11,7 @@ int gen_quiets(const Position *pos, Move *out);   /* pseudo-legal non-captures *
 int gen_pseudo(const Position *pos, Move *out);   /* all pseudo-legal moves */
 int gen_legal(const Position *pos, Move *out);    /* all legal moves */
 int gen_evasions(const Position *pos, Move *out); /* legal moves when in check */
+int gen_quiet_checks(const Position *pos, Move *out); /* pseudo-legal non-captures that give check */
 
 /* Number of legal moves, without writing them out. */
 int count_legal(const Position *pos);

@@ -150,11 +150,9 @@ bool pos_gives_check(const Position *pos, Move m)
         /* The move changes no line to the king and no horse's leg next to
          * it, so no piece that stays can start to give check (none gives
          * it now: the king of the side not to move is never in check);
-         * only the mover from its new point, and there only a horse or a
-         * pawn (a rook or cannon off the king's rank and file cannot). */
-        if (pt == HORSE)
-            return bb_test(horse_attackers(ksq, pos->occupied), to);
-        return pt == PAWN && bb_test(PawnAttackers[us][ksq], to);
+         * only the mover from its new point, and there only a horse: a
+         * rook, cannon or pawn checks from the king's rank or file. */
+        return pt == HORSE && bb_test(horse_attackers(ksq, pos->occupied), to);
     }
     Bitboard occ = (pos->occupied ^ SquareBB[from]) | SquareBB[to];
     /* Our pieces after the move: the mover leaves from and stands on to
