@@ -9,34 +9,47 @@ static inline Move *serialize(Move *out, int from, Bitboard targets)
     return out;
 }
 
+#define ALL_POINTS (~(Bitboard)0)
+
 /* Pseudo-legal moves of the side to move: captures land on cap_mask (a
  * subset of the enemy pieces), quiet moves on quiet_mask (a subset of the
- * empty points). */
-static Move *generate(const Position *pos, Move *out, Bitboard cap_mask, Bitboard quiet_mask)
+ * empty points).  A piece standing off span lands only on onto (a horse
+ * also on horse_onto; the king anywhere when king_free).  The plain
+ * generators pass span = ALL_POINTS: inlined, the test folds away. */
+static inline __attribute__((always_inline)) Move *generate_onto(const Position *pos, Move *out, Bitboard cap_mask,
+                                                                 Bitboard quiet_mask, Bitboard span, Bitboard onto,
+                                                                 Bitboard horse_onto, bool king_free)
 {
     int us = pos->side;
     Bitboard occ = pos->occupied, own = pos->by_color[us];
     Bitboard both = cap_mask | quiet_mask;
     Bitboard b;
+#define ONTO(s, extra) (bb_test(span, s) ? ALL_POINTS : onto | (extra))
 
     b = pos->by_type[ROOK] & own;
-    BB_FOR_EACH(b, s, { out = serialize(out, s, rook_attacks(s, occ) & both); });
+    BB_FOR_EACH(b, s, { out = serialize(out, s, rook_attacks(s, occ) & both & ONTO(s, 0)); });
     b = pos->by_type[CANNON] & own;
     BB_FOR_EACH(b, s, {
         Bitboard rook, cannon;
         line_attacks(s, occ, &rook, &cannon);
-        out = serialize(out, s, (rook & quiet_mask) | (cannon & cap_mask));
+        out = serialize(out, s, ((rook & quiet_mask) | (cannon & cap_mask)) & ONTO(s, 0));
     });
     b = pos->by_type[HORSE] & own;
-    BB_FOR_EACH(b, s, { out = serialize(out, s, horse_moves(s, occ) & both); });
+    BB_FOR_EACH(b, s, { out = serialize(out, s, horse_moves(s, occ) & both & ONTO(s, horse_onto)); });
     b = pos->by_type[PAWN] & own;
-    BB_FOR_EACH(b, s, { out = serialize(out, s, PawnMoves[us][s] & both); });
+    BB_FOR_EACH(b, s, { out = serialize(out, s, PawnMoves[us][s] & both & ONTO(s, 0)); });
     b = pos->by_type[ELEPHANT] & own;
-    BB_FOR_EACH(b, s, { out = serialize(out, s, elephant_moves(s, occ) & both); });
+    BB_FOR_EACH(b, s, { out = serialize(out, s, elephant_moves(s, occ) & both & ONTO(s, 0)); });
     b = pos->by_type[ADVISOR] & own;
-    BB_FOR_EACH(b, s, { out = serialize(out, s, AdvisorMoves[s] & both); });
+    BB_FOR_EACH(b, s, { out = serialize(out, s, AdvisorMoves[s] & both & ONTO(s, 0)); });
     int ksq = pos->king_sq[us];
-    return serialize(out, ksq, KingMoves[ksq] & both);
+    return serialize(out, ksq, KingMoves[ksq] & both & (king_free ? ALL_POINTS : ONTO(ksq, 0)));
+#undef ONTO
+}
+
+static Move *generate(const Position *pos, Move *out, Bitboard cap_mask, Bitboard quiet_mask)
+{
+    return generate_onto(pos, out, cap_mask, quiet_mask, ALL_POINTS, 0, 0, true);
 }
 
 int gen_captures(const Position *pos, Move *out)
@@ -55,31 +68,12 @@ int gen_quiets(const Position *pos, Move *out)
  * says why); only those moves are tested, in generate()'s order. */
 int gen_quiet_checks(const Position *pos, Move *out)
 {
-    int us = pos->side, ksq = pos->king_sq[!us];
-    Bitboard occ = pos->occupied, own = pos->by_color[us], empty = BoardBB & ~occ;
+    int ksq = pos->king_sq[!pos->side];
     Bitboard span = AttackSpanBB[ksq];
-    Bitboard horse_points = span | horse_attackers(ksq, occ);
-    Move *end = out, *p;
-    Bitboard b;
-
-#define ONTO(points) (bb_test(span, s) ? empty : empty & (points))
-    b = pos->by_type[ROOK] & own;
-    BB_FOR_EACH(b, s, { end = serialize(end, s, rook_attacks(s, occ) & ONTO(span)); });
-    b = pos->by_type[CANNON] & own;
-    BB_FOR_EACH(b, s, { end = serialize(end, s, rook_attacks(s, occ) & ONTO(span)); });
-    b = pos->by_type[HORSE] & own;
-    BB_FOR_EACH(b, s, { end = serialize(end, s, horse_moves(s, occ) & ONTO(horse_points)); });
-    b = pos->by_type[PAWN] & own;
-    BB_FOR_EACH(b, s, { end = serialize(end, s, PawnMoves[us][s] & ONTO(span)); });
-    b = pos->by_type[ELEPHANT] & own;
-    BB_FOR_EACH(b, s, { end = serialize(end, s, elephant_moves(s, occ) & ONTO(span)); });
-    b = pos->by_type[ADVISOR] & own;
-    BB_FOR_EACH(b, s, { end = serialize(end, s, AdvisorMoves[s] & ONTO(span)); });
-    int s = pos->king_sq[us];
-    end = serialize(end, s, KingMoves[s] & ONTO(span));
-#undef ONTO
+    Move *end = generate_onto(pos, out, 0, BoardBB & ~pos->occupied, span, span, horse_attackers(ksq, pos->occupied),
+                              false);
     int n = 0;
-    for (p = out; p < end; p++)
+    for (Move *p = out; p < end; p++)
         if (pos_gives_check(pos, *p))
             out[n++] = *p;
     return n;
@@ -101,11 +95,11 @@ int gen_legal(const Position *pos, Move *out)
 
 int gen_evasions(const Position *pos, Move *out)
 {
-    int n = gen_pseudo(pos, out), k = 0;
     /* The points that decide each check: the checker, the points between
      * it and the king (a rook's or pawn's line, a cannon's screen) and a
      * horse's leg.  A move of another piece that neither leaves nor lands
-     * on one of them leaves every check as it is. */
+     * on one of them leaves every check as it is: only the king's moves
+     * and those are generated, in gen_pseudo's order, and tested. */
     int ksq = pos->king_sq[pos->side];
     Bitboard span = 0, checkers = pos_state(pos)->checkers;
     BB_FOR_EACH(checkers, c, {
@@ -113,13 +107,11 @@ int gen_evasions(const Position *pos, Move *out)
         if (piece_type(pos->board[c]) == HORSE)
             span |= SquareBB[horse_leg(c, ksq)];
     });
-    for (int i = 0; i < n; i++) {
-        int from = move_from(out[i]), to = move_to(out[i]);
-        if (from != ksq && !((SquareBB[from] | SquareBB[to]) & span))
-            continue;
-        if (pos_king_safe_after(pos, from, to))
-            out[k++] = out[i];
-    }
+    Move *end = generate_onto(pos, out, pos->by_color[!pos->side], BoardBB & ~pos->occupied, span, span, 0, true);
+    int k = 0;
+    for (Move *p = out; p < end; p++)
+        if (pos_king_safe_after(pos, move_from(*p), move_to(*p)))
+            out[k++] = *p;
     return k;
 }
 
