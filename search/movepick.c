@@ -79,19 +79,30 @@ static inline int quiet_score(const MovePicker *mp, Move m)
     return score;
 }
 
+/* The best-scored move from cur up to end, the first of equals. */
+static int best_index(const MovePicker *mp, int end)
+{
+    int best = mp->cur;
+    for (int i = mp->cur + 1; i < end; i++)
+        if (mp->scores[i] > mp->scores[best])
+            best = i;
+    return best;
+}
+
+static void swap_moves(MovePicker *mp, int i, int j)
+{
+    Move m = mp->moves[i];
+    int sc = mp->scores[i];
+    mp->moves[i] = mp->moves[j];
+    mp->scores[i] = mp->scores[j];
+    mp->moves[j] = m;
+    mp->scores[j] = sc;
+}
+
 /* Bring the best-scored remaining move to position cur. */
 static Move pick_best(MovePicker *mp)
 {
-    int best = mp->cur;
-    for (int i = mp->cur + 1; i < mp->end; i++)
-        if (mp->scores[i] > mp->scores[best])
-            best = i;
-    Move m = mp->moves[best];
-    int sc = mp->scores[best];
-    mp->moves[best] = mp->moves[mp->cur];
-    mp->scores[best] = mp->scores[mp->cur];
-    mp->moves[mp->cur] = m;
-    mp->scores[mp->cur] = sc;
+    swap_moves(mp, best_index(mp, mp->end), mp->cur);
     return mp->moves[mp->cur++];
 }
 
@@ -103,14 +114,8 @@ static void partition_quiets(MovePicker *mp, int limit)
 {
     int sorted = mp->cur;
     for (int i = mp->cur + 1; i < mp->end; i++)
-        if (mp->scores[i] >= limit) {
-            Move m = mp->moves[i];
-            int sc = mp->scores[i];
-            mp->moves[i] = mp->moves[++sorted];
-            mp->scores[i] = mp->scores[sorted];
-            mp->moves[sorted] = m;
-            mp->scores[sorted] = sc;
-        }
+        if (mp->scores[i] >= limit)
+            swap_moves(mp, i, ++sorted);
     mp->sorted_end = mp->end > mp->cur ? sorted + 1 : mp->cur;
 }
 
@@ -118,10 +123,7 @@ static void partition_quiets(MovePicker *mp, int limit)
  * position cur (the ones before it shift up one, keeping their order). */
 static Move next_sorted(MovePicker *mp)
 {
-    int best = mp->cur;
-    for (int i = mp->cur + 1; i < mp->sorted_end; i++)
-        if (mp->scores[i] > mp->scores[best])
-            best = i;
+    int best = best_index(mp, mp->sorted_end);
     Move m = mp->moves[best];
     int sc = mp->scores[best];
     for (int j = best; j > mp->cur; j--) {
