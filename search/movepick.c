@@ -2,6 +2,7 @@
 
 #include "engine/board/movegen.h"
 #include "eval/eval.h"
+#include "tunable_list.h"
 
 enum {
     STAGE_TT,
@@ -192,7 +193,7 @@ Move mp_next(MovePicker *mp, bool skip_quiets)
                 mp->end = gen_quiets(pos, mp->moves);
                 for (int i = 0; i < mp->end; i++)
                     mp->scores[i] = quiet_score(mp, mp->moves[i]);
-                partition_quiets(mp, -4000);
+                partition_quiets(mp, QUIET_SORT_LIMIT);
             } else {
                 mp->cur = mp->end = mp->sorted_end = 0;
             }

@@ -67,6 +67,8 @@ enum { SEARCH_TUNABLES(SEARCH_TUNABLE_CONSTANT) };
 
 #define TT_RULE60_MARGIN 12 /* no TT values this many plies before the 60-move limit */
 
+#define QUIET_SORT_LIMIT (-4000) /* the move picker sorts the quiet moves scored this or above */
+
 #define HISTORY_MAX 16384
 #define HISTORY_BONUS_MAX 1600
 

@@ -10,9 +10,8 @@
 #include "engine/util/rng.h"
 #include "search/movepick.h"
 #include "search/search_private.h"
+#include "search/tunable_list.h"
 #include "tests.h"
-
-#define SORT_LIMIT (-4000) /* search/movepick.c: quiet moves scored below this are not sorted */
 
 /* The order the picker promises: a stable insertion sort, best first, of
  * the first move and every later one scored at limit or above, the others
@@ -20,7 +19,7 @@
 static void reference_order(Move *moves, int *scores, int n)
 {
     for (int i = 1, sorted = 0; i < n; i++)
-        if (scores[i] >= SORT_LIMIT) {
+        if (scores[i] >= QUIET_SORT_LIMIT) {
             Move m = moves[i];
             int sc = scores[i];
             moves[i] = moves[++sorted];
@@ -56,7 +55,7 @@ static void test_quiet_order(void **state)
         for (int i = 0; i < SQUARE_NB * SQUARE_NB; i++) {
             int kind = (int)(rng_next(&rng) % 4);
             int v = kind == 0   ? 0
-                    : kind == 1 ? (int)(rng_next(&rng) % 8) * 1000 - 4000
+                    : kind == 1 ? QUIET_SORT_LIMIT + ((int)(rng_next(&rng) % 8) - 4) * 1000
                                 : (int)(rng_next(&rng) % 32768) - 16384;
             th->history[th->pos.side][i] = (int16_t)v;
         }
